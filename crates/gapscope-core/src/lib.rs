@@ -1,0 +1,29 @@
+//! gapscope-core: the pure analysis core of gapscope.
+//!
+//! Everything that computes a number lives here, once, and is called both by the
+//! browser worker (`gapscope-worker`) and by the CLI (`gapscope-cli`). This crate
+//! has no web dependency and no source of OS randomness; `scripts/check-deps.sh`
+//! fails the test command if one ever enters its dependency tree.
+//!
+//! Definitions follow `../shared/spec/realization-gaps.md` and
+//! `../shared/spec/formats.md`; choices where the spec is silent are documented
+//! in `docs/decisions.md` and next to the code that makes them.
+//!
+//! Modules, bottom-up:
+//! - [`stats`]: means, ranks, Pearson and Spearman with pairwise deletion.
+//! - [`ridge`]: validated `Alpha`, training-fold standardization, the ridge solve.
+//! - [`crossval`]: folds (family or leave-one-model-out) and held-out predictions.
+//! - [`profile`]: the profile table and its CSV/JSON readers with located errors.
+//! - [`analysis`]: the realization-gap report (the CLI's JSON contract).
+//! - [`synth`]: the seeded generator of the synthetic example dataset.
+
+pub mod analysis;
+pub mod crossval;
+pub mod profile;
+pub mod ridge;
+pub mod stats;
+pub mod synth;
+
+pub use analysis::{analyze, Report, Settings};
+pub use profile::{ProfileError, ProfileTable, RoleOverrides};
+pub use ridge::Alpha;
