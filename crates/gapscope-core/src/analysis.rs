@@ -126,11 +126,16 @@ pub fn analyze(table: &ProfileTable, settings: &Settings) -> Result<Report, Anal
     let mut operations = IndexMap::new();
     let mut max_abs_gap: Option<f64> = None;
     for (k, name) in table.operations.names.iter().enumerate() {
-        let held = held_out_ridge(&table.foundational.values, &o_cols[k], &groups, settings.alpha)
-            .map_err(|source| AnalysisError::Ridge {
-                operation: name.clone(),
-                source,
-            })?;
+        let held = held_out_ridge(
+            &table.foundational.values,
+            &o_cols[k],
+            &groups,
+            settings.alpha,
+        )
+        .map_err(|source| AnalysisError::Ridge {
+            operation: name.clone(),
+            source,
+        })?;
         let gap: Vec<Option<f64>> = o_cols[k]
             .iter()
             .zip(&held.predicted)

@@ -662,7 +662,10 @@ mod tests {
             ..Default::default()
         };
         let e = ProfileTable::read(CSV, &bad).unwrap_err();
-        assert!(e.to_string().contains("column `nope` (given as operation)"), "{e}");
+        assert!(
+            e.to_string().contains("column `nope` (given as operation)"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -676,17 +679,26 @@ mod tests {
             e.to_string(),
             "line 3, column `TU`: expected a number (or an empty cell for a missing value), found `abc`"
         );
-        let e = ProfileTable::read("model,family,TU\nm1,A,1\nm2,B\n", &Default::default())
-            .unwrap_err();
-        assert_eq!(e.to_string(), "line 3: expected 3 fields like the header, found 2");
-        let e = ProfileTable::read("model,family,TU\nm1,A,inf\n", &Default::default())
-            .unwrap_err();
-        assert!(e.to_string().starts_with("line 2, column `TU`: `inf` is not a finite"));
+        let e =
+            ProfileTable::read("model,family,TU\nm1,A,1\nm2,B\n", &Default::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 3: expected 3 fields like the header, found 2"
+        );
+        let e = ProfileTable::read("model,family,TU\nm1,A,inf\n", &Default::default()).unwrap_err();
+        assert!(e
+            .to_string()
+            .starts_with("line 2, column `TU`: `inf` is not a finite"));
         let e = ProfileTable::read("model,family,TU\nm1,A,1\nm1,B,2\n", &Default::default())
             .unwrap_err();
-        assert_eq!(e.to_string(), "line 3: model `m1` appears again (first at line 2)");
+        assert_eq!(
+            e.to_string(),
+            "line 3: model `m1` appears again (first at line 2)"
+        );
         let e = ProfileTable::read("name,TU\nm1,1\n", &Default::default()).unwrap_err();
-        assert!(e.to_string().starts_with("the header has no `model` column"));
+        assert!(e
+            .to_string()
+            .starts_with("the header has no `model` column"));
         let e = ProfileTable::read("model,family,TU\n", &Default::default()).unwrap_err();
         assert_eq!(e, ProfileError::NoModels);
         assert_eq!(
@@ -709,8 +721,8 @@ mod tests {
         let mut c = ProfileTable::read(CSV, &Default::default()).unwrap();
         c.ignored.clear();
         assert_eq!(j, c);
-        let e = ProfileTable::read("{\"models\": [{\"model\": 1}]}", &Default::default())
-            .unwrap_err();
+        let e =
+            ProfileTable::read("{\"models\": [{\"model\": 1}]}", &Default::default()).unwrap_err();
         assert!(e.to_string().starts_with("line 1: column"), "{e}");
     }
 

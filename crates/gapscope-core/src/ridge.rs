@@ -69,7 +69,9 @@ pub enum RidgeError {
     NoTrainingRows,
     #[error("{rows} training rows but {targets} target values")]
     ShapeMismatch { rows: usize, targets: usize },
-    #[error("the penalized normal equations are not numerically positive definite (alpha = {alpha})")]
+    #[error(
+        "the penalized normal equations are not numerically positive definite (alpha = {alpha})"
+    )]
     NotPositiveDefinite { alpha: f64 },
 }
 

@@ -53,10 +53,7 @@ impl Default for SynthParams {
         ];
         SynthParams {
             seed: 0,
-            families: families
-                .iter()
-                .map(|(f, k)| (f.to_string(), *k))
-                .collect(),
+            families: families.iter().map(|(f, k)| (f.to_string(), *k)).collect(),
             foundational: DEFAULT_FOUNDATIONAL.iter().map(|s| s.to_string()).collect(),
             operations: DEFAULT_OPERATIONS.iter().map(|s| s.to_string()).collect(),
             gap_sd: 3.0,
@@ -149,14 +146,25 @@ pub fn generate(params: &SynthParams) -> Synthetic {
         }
     }
 
-    let macro_o: Vec<f64> = o.iter().map(|r| r.iter().sum::<f64>() / q.max(1) as f64).collect();
+    let macro_o: Vec<f64> = o
+        .iter()
+        .map(|r| r.iter().sum::<f64>() / q.max(1) as f64)
+        .collect();
     let mean_macro = macro_o.iter().sum::<f64>() / n.max(1) as f64;
     let reward: Vec<Option<f64>> = macro_o
         .iter()
-        .map(|m| Some(round1(55.0 + 1.5 * (m - mean_macro) + 2.0 * normal(&mut rng))))
+        .map(|m| {
+            Some(round1(
+                55.0 + 1.5 * (m - mean_macro) + 2.0 * normal(&mut rng),
+            ))
+        })
         .collect();
 
-    let wrap = |rows: Vec<Vec<f64>>| rows.into_iter().map(|r| r.into_iter().map(Some).collect()).collect();
+    let wrap = |rows: Vec<Vec<f64>>| {
+        rows.into_iter()
+            .map(|r| r.into_iter().map(Some).collect())
+            .collect()
+    };
     Synthetic {
         table: ProfileTable {
             models,

@@ -1,0 +1,21 @@
+//! The committed synthetic example must be exactly what the generator makes.
+//! If this fails, regenerate it:
+//! `cargo run -p gapscope-cli -- synth > assets/synthetic-example.csv`.
+
+#[test]
+fn committed_example_is_current() {
+    let committed = include_str!("../../../assets/synthetic-example.csv");
+    assert!(
+        committed == gapscope_core::synth::example_csv(),
+        "assets/synthetic-example.csv is stale: run \
+         `cargo run -p gapscope-cli -- synth > assets/synthetic-example.csv`"
+    );
+}
+
+#[test]
+fn committed_example_reads_back_to_the_generated_table() {
+    let committed = include_str!("../../../assets/synthetic-example.csv");
+    let read = gapscope_core::ProfileTable::read(committed, &Default::default()).unwrap();
+    let generated = gapscope_core::synth::generate(&Default::default()).table;
+    assert_eq!(read, generated);
+}
