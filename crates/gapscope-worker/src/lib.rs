@@ -1,1 +1,150 @@
+//! gapscope-worker: the worker layer between the page and the analysis core.
+//!
+//! The protocol is plain serde data exchanged as JSON text: the page sends a
+//! [`Request`], the worker answers with a [`Response`]. [`handle`] is the whole
+//! behaviour and is tested natively; in the browser, [`web::AnalysisWorker`]
+//! (a gloo-worker oneshot, registered by the `worker` bin of the web package)
+//! only decodes, calls [`handle`] and encodes. JSON text keeps the message
+//! codec infallible: decoding failures become an error [`Response`] instead of a
+//! panic inside the worker.
 
+use gapscope_core::{analyze, Alpha, ProfileTable, Report, RoleOverrides, Settings};
+use serde::{Deserialize, Serialize};
+
+/// The embedded default dataset: made by `gapscope synth` (seeded generator).
+pub const EXAMPLE_CSV: &str = include_str!("../../../assets/synthetic-example.csv");
+/// How the embedded dataset is labelled wherever it appears.
+pub const EXAMPLE_LABEL: &str = "synthetic example";
+
+/// What to analyse.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Source {
+    /// The embedded synthetic example.
+    Example,
+    /// A file the user dropped or picked: its name and its text.
+    File { name: String, text: String },
+}
+
+/// A request from the page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Request {
+    pub source: Source,
+    /// Ridge penalty, validated by the worker.
+    pub alpha: f64,
+    #[serde(default)]
+    pub roles: RoleOverrides,
+}
+
+/// A finished analysis.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Analysis {
+    /// The file name, or [`EXAMPLE_LABEL`].
+    pub source: String,
+    /// Whether this is the synthetic example (the page labels it so).
+    pub synthetic: bool,
+    pub report: Report,
+}
+
+/// The worker's answer: an analysis, or a message that says where and why.
+pub type Response = Result<Analysis, String>;
+
+/// Run one request. Errors are prefixed with the file name.
+pub fn handle(request: &Request) -> Response {
+    let alpha = Alpha::new(request.alpha).map_err(|e| e.to_string())?;
+    let (name, text, synthetic) = match &request.source {
+        Source::Example => (EXAMPLE_LABEL, EXAMPLE_CSV, true),
+        Source::File { name, text } => (name.as_str(), text.as_str(), false),
+    };
+    let table = ProfileTable::read(text, &request.roles).map_err(|e| format!("{name}: {e}"))?;
+    let report = analyze(&table, &Settings { alpha }).map_err(|e| format!("{name}: {e}"))?;
+    Ok(Analysis {
+        source: name.to_string(),
+        synthetic,
+        report,
+    })
+}
+
+/// Encode a request as the JSON text the worker receives.
+pub fn encode_request(request: &Request) -> String {
+    serde_json::to_string(request).unwrap_or_else(|e| {
+        // Unreachable for these plain types; reported rather than panicking.
+        format!("{{\"encode_error\": \"{e}\"}}")
+    })
+}
+
+/// The worker's whole job on JSON text: decode, handle, encode.
+pub fn handle_json(request: &str) -> String {
+    let response: Response = serde_json::from_str::<Request>(request)
+        .map_err(|e| format!("internal error: the worker could not read its request: {e}"))
+        .and_then(|r| handle(&r));
+    encode_response(&response)
+}
+
+fn encode_response(response: &Response) -> String {
+    serde_json::to_string(response).unwrap_or_else(|e| {
+        let fallback: Response = Err(format!("internal error: the result could not be encoded: {e}"));
+        serde_json::to_string(&fallback).unwrap_or_default()
+    })
+}
+
+/// Decode the worker's JSON answer on the page side.
+pub fn decode_response(text: &str) -> Response {
+    serde_json::from_str::<Response>(text)
+        .unwrap_or_else(|e| Err(format!("internal error: the worker's answer could not be read: {e}")))
+}
+
+#[cfg(target_arch = "wasm32")]
+pub mod web {
+    //! The gloo-worker wrapper, compiled for the browser only.
+    use gloo_worker::oneshot::oneshot;
+
+    /// Runs [`crate::handle_json`] in a web worker.
+    #[oneshot]
+    pub async fn AnalysisWorker(request: String) -> String {
+        crate::handle_json(&request)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn example_round_trips_through_json() {
+        let req = Request {
+            source: Source::Example,
+            alpha: 10.0,
+            roles: RoleOverrides::default(),
+        };
+        let direct = handle(&req).unwrap();
+        assert!(direct.synthetic);
+        assert_eq!(direct.source, "synthetic example");
+        assert_eq!(
+            direct.report.summary,
+            "15 models in 8 families, 7 foundational dimensions, 7 operations, reward"
+        );
+        let via_json = decode_response(&handle_json(&encode_request(&req))).unwrap();
+        // f64 survives JSON text exactly (shortest round-trip formatting).
+        assert_eq!(via_json, direct);
+    }
+
+    #[test]
+    fn errors_name_the_file() {
+        let req = Request {
+            source: Source::File {
+                name: "bad.csv".into(),
+                text: "model,family,TU\nm,A,x\n".into(),
+            },
+            alpha: 10.0,
+            roles: RoleOverrides::default(),
+        };
+        let err = decode_response(&handle_json(&encode_request(&req))).unwrap_err();
+        assert_eq!(
+            err,
+            "bad.csv: line 2, column `TU`: expected a number (or an empty cell for a missing value), found `x`"
+        );
+        let bad_alpha = Request { alpha: -1.0, ..req };
+        assert!(handle(&bad_alpha).unwrap_err().contains("alpha must be"));
+        assert!(decode_response(&handle_json("not json")).unwrap_err().starts_with("internal error"));
+    }
+}
