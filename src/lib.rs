@@ -1,3 +1,18 @@
-//! gapscope-web: the leptos UI. Compiled for wasm32 only; on the host this
-//! crate is empty so that `cargo test --workspace` never builds leptos.
-#![cfg(target_arch = "wasm32")]
+//! gapscope-web: the browser front end.
+//!
+//! - [`model`]: view models built from core reports (host-testable, no leptos).
+//! - `app` (wasm32 only): the leptos components; they render view models and
+//!   send every computation to the analysis worker (`worker_client`).
+//!
+//! On the host only [`model`] is compiled, so `cargo test --workspace` never
+//! builds leptos.
+
+pub mod model;
+
+#[cfg(target_arch = "wasm32")]
+mod app;
+#[cfg(target_arch = "wasm32")]
+mod worker_client;
+
+#[cfg(target_arch = "wasm32")]
+pub use app::start;

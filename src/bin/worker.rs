@@ -1,1 +1,13 @@
-fn main() {}
+//! The analysis worker's entry point: only registers the worker defined in
+//! `gapscope-worker`.
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    use gloo_worker::Registrable;
+    console_error_panic_hook::set_once();
+    gapscope_worker::web::AnalysisWorker::registrar().register();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!("the gapscope worker builds for wasm32 only: run `scripts/run.sh`");
+}

@@ -1,0 +1,10 @@
+# Sourced by the other scripts: pinned versions and PATH. Keep the versions in
+# step with Cargo.lock (wasm-bindgen), Trunk.toml and package.json.
+TRUNK_VERSION=0.21.14
+WASM_BINDGEN_VERSION=0.2.130
+BINARYEN_VERSION=132
+PLAYWRIGHT_VERSION=1.64.1
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export PATH="$HOME/.cargo/bin:$ROOT/node_modules/.bin:$PATH"
+export CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }

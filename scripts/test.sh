@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh clone: installs what is missing (pinned),
+# then dependency rules, formatting, clippy (host and wasm32), native tests, the
+# release wasm build, and the browser tests in headless Chromium.
+set -euo pipefail
+source "$(dirname "$0")/env.sh"
+cd "$ROOT"
+
+if [ ! -d ../shared ]; then
+  echo "test: ../shared (papers, spec, data) is missing beside this clone; the tests need it" >&2
+  exit 1
+fi
+
+step "setup"
+scripts/setup.sh
+
+step "dependency rules"
+scripts/check-deps.sh --self-test
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "clippy (host)"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "clippy (wasm32, web-safe lints)"
+CLIPPY_CONF_DIR="$ROOT/scripts/clippy_wasm" \
+  cargo clippy --workspace --exclude gapscope-cli --target wasm32-unknown-unknown --locked -- -D warnings
+
+step "native tests"
+cargo test --workspace --locked
+
+step "release builds: CLI and page (trunk build --release)"
+cargo build --release --locked -p gapscope-cli
+trunk build --release
+ls -l dist/*.wasm
+
+step "browser tests (Playwright + Debian Chromium)"
+node --test --test-concurrency=1 tests/e2e/
