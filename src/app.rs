@@ -113,12 +113,12 @@ fn App() -> impl IntoView {
             })}
             {move || analysis.get().map(|a| view! { <Summary analysis=a /> })}
             <section class="panel">
-                <h2>"Realization gaps"</h2>
+                <h2>"Realization gaps" <SyntheticMark analysis=analysis /></h2>
                 <p class="explain">"Observed operation score minus its family-held-out ridge prediction from the foundational profile (α = 10). Blue: execution above what the foundational profile predicts; red: below. One symmetric scale; hover a cell for the numbers."</p>
                 {move || gaps.get().map(|h| view! { <HeatmapView heatmap=h testid="gap-heatmap" corner="model" hover=hover /> })}
             </section>
             <section class="panel">
-                <h2>"Foundational × operation association"</h2>
+                <h2>"Foundational × operation association" <SyntheticMark analysis=analysis /></h2>
                 <p class="explain">"Correlation across models between each foundational dimension (rows) and each operation (columns); undefined cells (fewer than 3 pairs, a constant column) are grey."</p>
                 <div class="toggle" role="radiogroup" aria-label="correlation">
                     {[CorrelationKind::Pearson, CorrelationKind::Spearman].into_iter().map(|k| view! {
@@ -198,21 +198,39 @@ fn Status(busy: RwSignal<Option<String>>) -> impl IntoView {
     }
 }
 
+/// The "synthetic example" label beside a view's title while the example is shown.
+#[component]
+fn SyntheticMark(analysis: RwSignal<Option<Analysis>>) -> impl IntoView {
+    move || {
+        analysis
+            .with(|a| a.as_ref().is_some_and(|a| a.synthetic))
+            .then(|| view! { <span class="badge synthetic small">"synthetic example"</span> })
+    }
+}
+
 #[component]
 fn Summary(analysis: Analysis) -> impl IntoView {
     let r = &analysis.report;
     let folds = match r.folds.kind {
         gapscope_core::crossval::FoldKind::Family => "held out by family".to_string(),
-        gapscope_core::crossval::FoldKind::Model => "held out model by model (leave-one-model-out)".to_string(),
+        gapscope_core::crossval::FoldKind::Model => {
+            "held out model by model (leave-one-model-out)".to_string()
+        }
     };
     let sentence = format!("{}.", r.summary);
     let detail = format!("Ridge, {folds}, α = {}.", r.settings.alpha.get());
     let warnings = r.warnings.clone();
     view! {
-        <section class="summary" data-testid="summary">
+        <section class="summary" data-testid="summary" data-source=analysis.source.clone()>
             <div class="source">
-                {analysis.synthetic.then(|| view! { <span class="badge synthetic" data-testid="synthetic-badge">"synthetic example"</span> })}
-                <span class="file" data-testid="source-name">{analysis.source.clone()}</span>
+                {if analysis.synthetic {
+                    view! {
+                        <span class="badge synthetic" data-testid="synthetic-badge">"synthetic example"</span>
+                        <span class="origin">"made by gapscope's seeded generator (not real models; "<code>"gapscope synth"</code>" regenerates it)"</span>
+                    }.into_any()
+                } else {
+                    view! { <span class="file">{analysis.source.clone()}</span> }.into_any()
+                }}
             </div>
             <p class="sentence" data-testid="summary-sentence">{sentence}</p>
             <p class="detail">{detail}</p>

@@ -40,7 +40,10 @@ pub fn fmt(value: Option<f64>, decimals: usize) -> String {
         Some(v) => {
             let s = format!("{v:.decimals$}");
             // "-0.00" reads as a sign error; show it as zero.
-            if s.trim_start_matches('-').chars().all(|c| c == '0' || c == '.') {
+            if s.trim_start_matches('-')
+                .chars()
+                .all(|c| c == '0' || c == '.')
+            {
                 s.trim_start_matches('-').to_string()
             } else {
                 s.replace('-', "−")
@@ -203,7 +206,10 @@ mod tests {
         assert_eq!(diverging(None, 5.0), "#e6e6e6");
         // Half way: 255 + (33 - 255) / 2 = 144
         // Half way: each channel 255 + (c - 255) / 2, rounded half away from zero.
-        assert_eq!(diverging(Some(2.5), 5.0), format!("#{:02x}{:02x}{:02x}", 144, 179, 214));
+        assert_eq!(
+            diverging(Some(2.5), 5.0),
+            format!("#{:02x}{:02x}{:02x}", 144, 179, 214)
+        );
     }
 
     #[test]
@@ -220,10 +226,19 @@ mod tests {
         let h = gap_heatmap(&report);
         assert_eq!(h.rows.len(), 15);
         assert_eq!(h.cols, ["GI", "ST", "PL", "AS", "PM", "RC", "TM"]);
-        let max = h.cells.iter().flatten().filter_map(|c| c.value).fold(0.0f64, |m, v| m.max(v.abs()));
+        let max = h
+            .cells
+            .iter()
+            .flatten()
+            .filter_map(|c| c.value)
+            .fold(0.0f64, |m, v| m.max(v.abs()));
         assert_eq!(h.scale, max);
         let c = &h.cells[0][0];
-        assert!(c.detail.contains("observed") && c.detail.contains("predicted") && c.detail.contains("gap"));
+        assert!(
+            c.detail.contains("observed")
+                && c.detail.contains("predicted")
+                && c.detail.contains("gap")
+        );
         let corr = correlation_heatmap(&report, CorrelationKind::Spearman);
         assert_eq!(corr.rows.len(), 7);
         assert!(corr.cells[0][0].detail.contains("Spearman ρ"));

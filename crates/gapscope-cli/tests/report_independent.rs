@@ -6,6 +6,8 @@
 //! elimination with partial pivoting, where the core solves the primal normal
 //! equations by Cholesky. Both must agree within 1e-9.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::needless_range_loop)]
+
 use std::path::PathBuf;
 use std::process::Command;
 

@@ -2,6 +2,8 @@
 //! If this fails, regenerate it:
 //! `cargo run -p gapscope-cli -- synth > assets/synthetic-example.csv`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::needless_range_loop)]
+
 #[test]
 fn committed_example_is_current() {
     let committed = include_str!("../../../assets/synthetic-example.csv");

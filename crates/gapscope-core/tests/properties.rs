@@ -2,6 +2,8 @@
 //! tests with a deterministic runner (fixed ChaCha seed, as nalgebra does), so a
 //! failure reproduces on every machine.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::needless_range_loop)]
+
 use gapscope_core::crossval::{held_out_ridge, Metrics};
 use gapscope_core::ridge::RidgeFit;
 use gapscope_core::Alpha;

@@ -82,15 +82,20 @@ pub fn handle_json(request: &str) -> String {
 
 fn encode_response(response: &Response) -> String {
     serde_json::to_string(response).unwrap_or_else(|e| {
-        let fallback: Response = Err(format!("internal error: the result could not be encoded: {e}"));
+        let fallback: Response = Err(format!(
+            "internal error: the result could not be encoded: {e}"
+        ));
         serde_json::to_string(&fallback).unwrap_or_default()
     })
 }
 
 /// Decode the worker's JSON answer on the page side.
 pub fn decode_response(text: &str) -> Response {
-    serde_json::from_str::<Response>(text)
-        .unwrap_or_else(|e| Err(format!("internal error: the worker's answer could not be read: {e}")))
+    serde_json::from_str::<Response>(text).unwrap_or_else(|e| {
+        Err(format!(
+            "internal error: the worker's answer could not be read: {e}"
+        ))
+    })
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -145,6 +150,8 @@ mod tests {
         );
         let bad_alpha = Request { alpha: -1.0, ..req };
         assert!(handle(&bad_alpha).unwrap_err().contains("alpha must be"));
-        assert!(decode_response(&handle_json("not json")).unwrap_err().starts_with("internal error"));
+        assert!(decode_response(&handle_json("not json"))
+            .unwrap_err()
+            .starts_with("internal error"));
     }
 }

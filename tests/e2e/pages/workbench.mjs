@@ -1,0 +1,105 @@
+// Page object for the gapscope workbench: what a person sees and does.
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+
+export class WorkbenchPage {
+  constructor(page) {
+    this.page = page;
+    this.summary = page.getByTestId('summary-sentence');
+    this.summaryBox = page.getByTestId('summary');
+    this.syntheticBadge = page.getByTestId('synthetic-badge');
+    this.error = page.getByTestId('error');
+    this.errorMessage = page.getByTestId('error-message');
+    this.status = page.getByTestId('status');
+    this.gapHeatmap = page.getByTestId('gap-heatmap');
+    this.corrHeatmap = page.getByTestId('correlation-heatmap');
+    this.tooltip = page.getByTestId('tooltip');
+    this.fileInput = page.getByTestId('file-input');
+    this.dropzone = page.getByTestId('dropzone');
+  }
+
+  async open(url) {
+    await this.page.goto(url);
+    await this.waitIdle();
+  }
+
+  /** Wait until no analysis is running. */
+  async waitIdle() {
+    await this.page.waitForFunction(
+      () => document.querySelector('[data-testid=status]')?.getAttribute('aria-busy') === 'false'
+        && document.querySelector('[data-testid=gap-heatmap]') !== null,
+      null,
+      { timeout: 30_000 },
+    );
+  }
+
+  /** Wait until the summary names this source. */
+  async waitForSource(name) {
+    await this.page.waitForFunction(
+      (n) => document.querySelector('[data-testid=summary]')?.dataset.source === n,
+      name,
+      { timeout: 30_000 },
+    );
+    await this.waitIdle();
+  }
+
+  /** Every cell of a heatmap: {row, col, value (number|null), text}. */
+  async cells(heatmap) {
+    return heatmap.locator('td.cell').evaluateAll((tds) => tds.map((td) => ({
+      row: td.dataset.row,
+      col: td.dataset.col,
+      value: td.dataset.value === '' ? null : Number(td.dataset.value),
+      text: td.textContent,
+    })));
+  }
+
+  /** Which source the summary describes. */
+  async source() {
+    return this.summaryBox.getAttribute('data-source');
+  }
+
+  /** Record every text the status line shows from now on. */
+  async recordStatus() {
+    await this.page.evaluate(() => {
+      window.__statusLog = [];
+      const el = document.querySelector('[data-testid=status]');
+      new MutationObserver(() => window.__statusLog.push(el.textContent))
+        .observe(el, { childList: true, subtree: true, characterData: true });
+    });
+  }
+
+  async statusLog() {
+    return this.page.evaluate(() => window.__statusLog);
+  }
+
+  async columnHeaders(heatmap) {
+    return heatmap.locator('thead th[scope=col]').evaluateAll((ths) => ths.map((th) => th.firstChild.textContent));
+  }
+
+  async pickFile(path) {
+    await this.fileInput.setInputFiles(path);
+  }
+
+  /** Drop a file on the drop zone as a person dragging it from the desktop would. */
+  async dropFile(path, type = 'text/csv') {
+    const text = await readFile(path, 'utf8');
+    const name = basename(path);
+    const transfer = await this.page.evaluateHandle(([t, n, ty]) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([t], n, { type: ty }));
+      return dt;
+    }, [text, name, type]);
+    await this.dropzone.dispatchEvent('dragover', { dataTransfer: transfer });
+    await this.dropzone.dispatchEvent('drop', { dataTransfer: transfer });
+  }
+
+  async hoverCell(heatmap, row, col) {
+    await heatmap.locator(`td.cell[data-row="${row}"][data-col="${col}"]`).hover();
+    await this.tooltip.waitFor();
+    return this.tooltip.innerText();
+  }
+
+  async chooseCorrelation(label) {
+    await this.page.getByRole('radio', { name: label }).click();
+  }
+}
