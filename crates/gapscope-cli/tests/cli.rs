@@ -1,0 +1,150 @@
+//! The CLI's behaviour as a user meets it: formats agree, fallbacks are
+//! labelled, bad parameters are refused with a message.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn gapscope(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gapscope"))
+        .current_dir(root())
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = gapscope(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gapscope-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn csv_and_json_forms_give_the_same_report() {
+    let a = json(&[
+        "report",
+        "--json",
+        "--profiles",
+        "tests/fixtures/profiles-small.csv",
+    ]);
+    let b = json(&[
+        "report",
+        "--json",
+        "--profiles",
+        "tests/fixtures/profiles-small.json",
+    ]);
+    assert_eq!(a, b);
+    assert_eq!(
+        a["operations"]["RC"]["excluded"],
+        serde_json::json!(["Delta Two"])
+    );
+    assert!(a["operations"]["RC"]["gap"][6].is_null());
+}
+
+#[test]
+fn two_families_fall_back_to_leave_one_model_out_labelled() {
+    let path = temp_file(
+        "two.csv",
+        "model,family,TU,RE,GI\na,X,1,2,3\nb,X,2,1,4\nc,Y,3,5,4\nd,Y,4,3,6\n",
+    );
+    let v = json(&["report", "--json", "--profiles", path.to_str().unwrap()]);
+    assert_eq!(v["folds"]["kind"], "model");
+    assert_eq!(v["folds"]["ids"], serde_json::json!(["a", "b", "c", "d"]));
+    assert!(v["warnings"][0]
+        .as_str()
+        .unwrap()
+        .contains("leave-one-model-out"));
+    let text =
+        String::from_utf8(gapscope(&["report", "--profiles", path.to_str().unwrap()]).stdout)
+            .unwrap();
+    assert!(
+        text.contains("held out by model (leave-one-model-out)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn role_flags_assign_columns() {
+    let path = temp_file(
+        "roles.csv",
+        "model,family,math,code,plan,success\na,X,1,2,3,0.1\nb,Y,2,1,4,0.5\nc,Z,3,5,4,0.3\nd,W,4,3,6,0.9\n",
+    );
+    let p = path.to_str().unwrap();
+    let out = gapscope(&["report", "--profiles", p]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no foundational dimensions"));
+    let v = json(&[
+        "report",
+        "--json",
+        "--profiles",
+        p,
+        "--foundational",
+        "math,code",
+        "--operations",
+        "plan",
+        "--outcome",
+        "success",
+    ]);
+    assert_eq!(
+        v["dimensions"]["foundational"],
+        serde_json::json!(["math", "code"])
+    );
+    assert_eq!(v["dimensions"]["operations"], serde_json::json!(["plan"]));
+    assert!(v["summary"]
+        .as_str()
+        .unwrap()
+        .contains("reward (column `success`) read as fractions"));
+}
+
+#[test]
+fn bad_parameters_are_refused() {
+    let out = gapscope(&[
+        "report",
+        "--profiles",
+        "tests/fixtures/profiles-small.csv",
+        "--alpha",
+        "0",
+    ]);
+    assert!(!out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "error: --alpha: alpha must be a finite number greater than 0, got 0"
+    );
+    let out = gapscope(&["report", "--profiles", "no/such/file.csv"]);
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: no/such/file.csv: "));
+    let path = temp_file("latin1.csv", "");
+    std::fs::write(&path, b"model,family,TU\nm\xe9,A,1\n").unwrap();
+    let out = gapscope(&["report", "--profiles", path.to_str().unwrap()]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("not UTF-8 text (invalid byte at offset 17)")
+    );
+}
+
+#[test]
+fn synth_seed_zero_is_the_embedded_example() {
+    let out = gapscope(&["synth"]);
+    let committed = std::fs::read_to_string(root().join("assets/synthetic-example.csv")).unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), committed);
+    let other = gapscope(&["synth", "--seed", "7"]);
+    assert!(other.status.success());
+    assert_ne!(other.stdout, committed.as_bytes());
+}
