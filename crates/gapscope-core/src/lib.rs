@@ -12,13 +12,17 @@
 //! Modules, bottom-up:
 //! - [`stats`]: means, ranks, Pearson and Spearman with pairwise deletion.
 //! - [`ridge`]: validated `Alpha`, training-fold standardization, the ridge solve.
-//! - [`crossval`]: folds (family or leave-one-model-out) and held-out predictions.
+//! - [`crossval`]: folds (family or leave-one-model-out), metrics, and the
+//!   simple row-refit held-out ridge (the reference for [`holdout`]).
+//! - [`holdout`]: the fast engine: per-group sums, one eigendecomposition per
+//!   training set, any number of targets and penalties.
 //! - [`profile`]: the profile table and its CSV/JSON readers with located errors.
 //! - [`analysis`]: the realization-gap report (the CLI's JSON contract).
 //! - [`synth`]: the seeded generator of the synthetic example dataset.
 
 pub mod analysis;
 pub mod crossval;
+pub mod holdout;
 pub mod profile;
 pub mod ridge;
 pub mod stats;

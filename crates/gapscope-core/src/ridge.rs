@@ -2,9 +2,9 @@
 //! over the training rows only (spec: realization-gaps.md, "Family-held-out ridge").
 //!
 //! 1. Each feature is centred and scaled with the mean and the *population*
-//!    standard deviation (divide by n) of the training rows. A feature that is
-//!    constant on the training rows (see [`crate::stats::is_constant`]) becomes 0
-//!    for training and prediction rows alike.
+//!    standard deviation (divide by n) of the training rows. A feature whose
+//!    training values are all equal ([`crate::stats::is_constant`]) becomes 0 for
+//!    training and prediction rows alike.
 //! 2. Because the standardized features are centred, the intercept is the training
 //!    mean of y and `w = (Z'Z + alpha I)^-1 Z'(y - mean y)`, solved by Cholesky
 //!    (the matrix is symmetric positive definite for alpha > 0).
@@ -109,7 +109,7 @@ impl RidgeFit {
             let col: Vec<f64> = x.column(j).iter().copied().collect();
             let m = col.iter().sum::<f64>() / n as f64;
             let var = population_variance(&col, m);
-            let s = if is_constant(var, m, n) {
+            let s = if is_constant(&col) || var <= 0.0 {
                 0.0
             } else {
                 var.sqrt()
