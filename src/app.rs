@@ -59,6 +59,8 @@ fn App() -> impl IntoView {
         let request = Request {
             source,
             alpha: gapscope_core::Alpha::DEFAULT.get(),
+            bootstrap: gapscope_core::Settings::default().bootstrap,
+            seed: 0,
             roles: Default::default(),
         };
         let answer = client.with_value(|c| c.run(&request));
@@ -218,7 +220,7 @@ fn Summary(analysis: Analysis) -> impl IntoView {
         }
     };
     let sentence = format!("{}.", r.summary);
-    let detail = format!("Ridge, {folds}, α = {}.", r.settings.alpha.get());
+    let detail = format!("Ridge, {folds}, α = {}.", r.settings.alpha);
     let warnings = r.warnings.clone();
     view! {
         <section class="summary" data-testid="summary" data-source=analysis.source.clone()>

@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use gapscope_core::analysis::{AlphaGrid, MAX_BOOTSTRAP};
+use gapscope_core::assoc::association_sensitivity;
 use gapscope_core::profile::RewardScale;
 use gapscope_core::synth::{self, SynthParams};
 use gapscope_core::{analyze, Alpha, ProfileTable, Report, RoleOverrides, Settings};
@@ -37,6 +39,24 @@ enum Command {
         /// Ridge penalty (> 0).
         #[arg(long, default_value_t = 10.0)]
         alpha: f64,
+        /// Family-bootstrap draws for 95% intervals (0: none).
+        #[arg(long, default_value_t = 10_000)]
+        bootstrap: usize,
+        /// Seed of the bootstrap PRNG.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Penalty grid of the sensitivity analysis: LO,HI,POINTS (log-spaced).
+        #[arg(long, value_delimiter = ',', num_args = 3, default_values_t = [0.01, 10000.0, 25.0])]
+        grid: Vec<f64>,
+        /// Skip nested penalty selection.
+        #[arg(long)]
+        no_nested: bool,
+        /// Association sensitivity for one pair, FOUNDATIONAL:OPERATION (e.g. CE:RC).
+        #[arg(long)]
+        pair: Option<String>,
+        /// With --pair: the family (provider) to report removed on its own line.
+        #[arg(long, requires = "pair")]
+        provider: Option<String>,
         /// Foundational columns, replacing the default names (TU,IS,KU,CI,RE,SM,CE).
         #[arg(long, value_delimiter = ',')]
         foundational: Option<Vec<String>>,
@@ -79,6 +99,12 @@ fn run(command: Command) -> Result<String, String> {
         Command::Report {
             profiles,
             alpha,
+            bootstrap,
+            seed,
+            grid,
+            no_nested,
+            pair,
+            provider,
             foundational,
             operations,
             outcome,
@@ -86,6 +112,27 @@ fn run(command: Command) -> Result<String, String> {
             json,
         } => {
             let alpha = Alpha::new(alpha).map_err(|e| format!("--alpha: {e}"))?;
+            let points = grid[2];
+            if points.fract() != 0.0 || points < 0.0 {
+                return Err(format!(
+                    "--grid: the number of points must be a whole number, got {points}"
+                ));
+            }
+            let grid = AlphaGrid::new(grid[0], grid[1], points as usize)
+                .map_err(|e| format!("--grid: {e}"))?;
+            if bootstrap > MAX_BOOTSTRAP {
+                return Err(format!(
+                    "--bootstrap: at most {MAX_BOOTSTRAP} draws, got {bootstrap}"
+                ));
+            }
+            let settings = Settings {
+                alpha,
+                bootstrap,
+                seed,
+                grid,
+                nested: !no_nested,
+                ..Settings::default()
+            };
             let overrides = RoleOverrides {
                 foundational,
                 operations,
@@ -97,8 +144,17 @@ fn run(command: Command) -> Result<String, String> {
                 },
             };
             let table = read_profiles(&profiles, &overrides)?;
-            let report = analyze(&table, &Settings { alpha })
-                .map_err(|e| format!("{}: {e}", profiles.display()))?;
+            let mut report =
+                analyze(&table, &settings).map_err(|e| format!("{}: {e}", profiles.display()))?;
+            if let Some(pair) = pair {
+                let (f, o) = pair.split_once(':').ok_or_else(|| {
+                    format!("--pair: expected FOUNDATIONAL:OPERATION (e.g. CE:RC), got `{pair}`")
+                })?;
+                report.association_sensitivity = Some(
+                    association_sensitivity(&table, f, o, provider.as_deref())
+                        .map_err(|e| format!("--pair: {e}"))?,
+                );
+            }
             if json {
                 let mut s = serde_json::to_string_pretty(&report)
                     .map_err(|e| format!("writing the report: {e}"))?;
@@ -148,7 +204,7 @@ fn text_report(path: &Path, r: &Report) -> String {
             gapscope_core::crossval::FoldKind::Family => "family",
             gapscope_core::crossval::FoldKind::Model => "model (leave-one-model-out)",
         },
-        r.settings.alpha.get()
+        r.settings.alpha
     ));
     for w in &r.warnings {
         s.push_str(&format!("note: {w}\n"));

@@ -1,20 +1,125 @@
-//! The realization-gap analysis of a profile table: associations, the
-//! held-out prediction of every operation from the foundational profile, and the
-//! gaps. [`Report`] is the CLI's JSON contract (`gapscope report --json`,
-//! documented in `docs/report.md`) and what the browser worker returns.
+//! The realization-gap analysis of a profile table (spec:
+//! realization-gaps.md): associations; the held-out prediction of every
+//! operation and of the macro operation score from the foundational profile,
+//! and the gaps; reward prediction from F, O and F+O; family-bootstrap
+//! intervals and paired differences; penalty sensitivity and nested selection.
+//! [`Report`] is the CLI's JSON contract (`gapscope report --json`, documented in
+//! `docs/report.md`) and what the browser worker returns.
 
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
-use crate::crossval::{held_out_ridge, Folds, Metrics};
+use crate::bootstrap::{GroupBootstrap, Interval, Metric, PRNG};
+use crate::crossval::{Folds, Metrics};
+use crate::holdout::{hold_out_each_group, Design};
 use crate::profile::ProfileTable;
-use crate::ridge::{Alpha, RidgeError};
+use crate::ridge::{Alpha, ParamError};
 use crate::stats;
 
+/// The most bootstrap draws accepted (memory: draws × families indices).
+pub const MAX_BOOTSTRAP: usize = 1_000_000;
+/// Candidates of nested penalty selection (spec, D.2).
+pub const NESTED_CANDIDATES: [f64; 6] = [0.1, 1.0, 10.0, 100.0, 1000.0, 10000.0];
+/// Two inner errors closer than this are tied; ties go to the larger alpha.
+pub const NESTED_TIE: f64 = 1e-12;
+
+/// A validated log-spaced grid of penalties.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AlphaGrid {
+    pub lo: f64,
+    pub hi: f64,
+    pub points: usize,
+}
+
+impl Default for AlphaGrid {
+    /// 25 points from 1e-2 to 1e4 (spec, Figure 4).
+    fn default() -> Self {
+        AlphaGrid {
+            lo: 1e-2,
+            hi: 1e4,
+            points: 25,
+        }
+    }
+}
+
+impl AlphaGrid {
+    pub fn new(lo: f64, hi: f64, points: usize) -> Result<Self, SettingsError> {
+        Alpha::new(lo)?;
+        Alpha::new(hi)?;
+        if hi <= lo || !(2..=1000).contains(&points) {
+            return Err(SettingsError::Grid { lo, hi, points });
+        }
+        Ok(AlphaGrid { lo, hi, points })
+    }
+
+    /// `10^(log10 lo + k (log10 hi − log10 lo) / (points − 1))`, like numpy.logspace.
+    pub fn alphas(&self) -> Vec<Alpha> {
+        let (a, b) = (self.lo.log10(), self.hi.log10());
+        let step = (b - a) / (self.points - 1) as f64;
+        (0..self.points)
+            .filter_map(|k| Alpha::new(10f64.powf(a + k as f64 * step)).ok())
+            .collect()
+    }
+}
+
+/// How the overall (macro) operation score is formed from a profile table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MacroDefinition {
+    /// The unweighted mean of the model's operation scores (the spec's default).
+    #[default]
+    Mean,
+}
+
+/// A setting that failed validation.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SettingsError {
+    #[error(transparent)]
+    Param(#[from] ParamError),
+    #[error("the penalty grid needs 0 < lo < hi and 2 to 1000 points, got lo = {lo}, hi = {hi}, points = {points}")]
+    Grid { lo: f64, hi: f64, points: usize },
+    #[error("bootstrap draws must be between 0 and {MAX_BOOTSTRAP}, got {0}")]
+    Bootstrap(usize),
+}
+
 /// Validated analysis settings.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
     pub alpha: Alpha,
+    /// Bootstrap draws B (0: no intervals).
+    pub bootstrap: usize,
+    pub seed: u64,
+    #[serde(rename = "macro")]
+    pub macro_definition: MacroDefinition,
+    pub grid: AlphaGrid,
+    /// Whether to run nested penalty selection.
+    pub nested: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            alpha: Alpha::DEFAULT,
+            bootstrap: 10_000,
+            seed: 0,
+            macro_definition: MacroDefinition::Mean,
+            grid: AlphaGrid::default(),
+            nested: true,
+        }
+    }
+}
+
+impl Settings {
+    /// Check every field (for settings that did not come through the typed
+    /// constructors, e.g. deserialized ones).
+    pub fn validate(&self) -> Result<(), SettingsError> {
+        Alpha::new(self.alpha.get())?;
+        AlphaGrid::new(self.grid.lo, self.grid.hi, self.grid.points)?;
+        if self.bootstrap > MAX_BOOTSTRAP {
+            return Err(SettingsError::Bootstrap(self.bootstrap));
+        }
+        Ok(())
+    }
 }
 
 /// Why an analysis could not be run.
@@ -26,11 +131,8 @@ pub enum AnalysisError {
     NoOperations,
     #[error("only {0} model(s): a held-out analysis needs at least 3")]
     TooFewModels(usize),
-    #[error("operation `{operation}`: {source}")]
-    Ridge {
-        operation: String,
-        source: RidgeError,
-    },
+    #[error(transparent)]
+    Settings(#[from] SettingsError),
 }
 
 /// Dimension names, in input order.
@@ -49,14 +151,49 @@ pub struct Correlations {
     pub n: Vec<Vec<usize>>,
 }
 
-/// The held-out prediction of one operation from the foundational profile.
+/// Family-bootstrap 95% intervals of a predictor's metrics.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct OperationFit {
+pub struct Ci95 {
+    pub mae: Option<[f64; 2]>,
+    pub rmse: Option<[f64; 2]>,
+    pub q2: Option<[f64; 2]>,
+    pub draws: usize,
+    /// Draws skipped because the metric was undefined on them.
+    pub skipped: Skipped,
+}
+
+/// Skipped draws per metric.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Skipped {
+    pub mae: usize,
+    pub rmse: usize,
+    pub q2: usize,
+}
+
+impl Ci95 {
+    fn from_intervals(draws: usize, mae: Interval, rmse: Interval, q2: Interval) -> Self {
+        Ci95 {
+            mae: mae.bounds(),
+            rmse: rmse.bounds(),
+            q2: q2.bounds(),
+            draws,
+            skipped: Skipped {
+                mae: mae.skipped,
+                rmse: rmse.skipped,
+                q2: q2.skipped,
+            },
+        }
+    }
+}
+
+/// One held-out predictor of one target.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Fit {
     pub observed: Vec<Option<f64>>,
     pub predicted: Vec<Option<f64>>,
-    /// Observed − predicted (positive: execution above what F predicts).
+    /// Observed − predicted (positive: above what the predictor expects).
     pub gap: Vec<Option<f64>>,
-    /// The fold-specific training mean each model's prediction is compared with.
+    /// The fold-specific training mean each prediction is compared with.
     pub baseline: Vec<Option<f64>>,
     pub q2: Option<f64>,
     pub mae: Option<f64>,
@@ -65,9 +202,102 @@ pub struct OperationFit {
     pub baseline_mae: Option<f64>,
     /// Models predicted.
     pub n: usize,
-    /// Models left out of this fit because this operation or a foundational
-    /// value was missing, by name.
+    /// Models left out of this fit for a missing target or feature, by name.
     pub excluded: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub ci95: Option<Ci95>,
+}
+
+/// The overall gap: the macro operation score predicted from F.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MacroFit {
+    /// How the macro score was formed, in words.
+    pub definition: String,
+    #[serde(flatten)]
+    pub fit: Fit,
+}
+
+/// The training-mean baseline of reward prediction (Q² = 0 by definition).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Baseline {
+    pub predicted: Vec<Option<f64>>,
+    pub mae: Option<f64>,
+    pub rmse: Option<f64>,
+    pub q2: Option<f64>,
+}
+
+/// Nested penalty selection.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Nested {
+    pub predictors: String,
+    pub candidates: Vec<f64>,
+    /// The alpha chosen by the inner hold-outs, per outer fold id.
+    pub chosen_alpha: IndexMap<String, f64>,
+    pub predicted: Vec<Option<f64>>,
+    pub spearman: Option<f64>,
+    pub mae: Option<f64>,
+    pub rmse: Option<f64>,
+    pub q2: Option<f64>,
+}
+
+/// Reward prediction (Table 6, Figure 3).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    pub observed: Vec<Option<f64>>,
+    pub baseline: Baseline,
+    #[serde(rename = "F")]
+    pub f: Fit,
+    #[serde(rename = "O")]
+    pub o: Fit,
+    #[serde(rename = "F+O")]
+    pub fo: Fit,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub nested: Option<Nested>,
+}
+
+/// A paired difference between two reward predictors.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Difference {
+    pub mae: Option<f64>,
+    pub rmse: Option<f64>,
+    pub q2: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub ci95: Option<Ci95>,
+}
+
+/// Metrics of one predictor along the penalty grid.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Curve {
+    pub mae: Vec<Option<f64>>,
+    pub spearman: Vec<Option<f64>>,
+    pub q2: Vec<Option<f64>>,
+}
+
+/// Penalty sensitivity of reward prediction (Figure 4).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sensitivity {
+    pub alphas: Vec<f64>,
+    /// The penalty of the main analysis, marked on the curves.
+    pub reference_alpha: f64,
+    #[serde(rename = "F")]
+    pub f: Curve,
+    #[serde(rename = "O")]
+    pub o: Curve,
+    #[serde(rename = "F+O")]
+    pub fo: Curve,
+}
+
+/// Settings as reported, with the PRNG named.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SettingsReport {
+    pub alpha: f64,
+    pub bootstrap: usize,
+    pub seed: u64,
+    pub prng: String,
+    #[serde(rename = "macro")]
+    pub macro_definition: MacroDefinition,
+    pub grid: AlphaGrid,
+    pub nested: bool,
 }
 
 /// The whole analysis (see `docs/report.md` for the contract).
@@ -79,17 +309,235 @@ pub struct Report {
     pub models: Vec<String>,
     pub families: Vec<String>,
     pub dimensions: Dimensions,
-    pub settings: Settings,
+    pub settings: SettingsReport,
     pub correlations: Correlations,
     pub folds: Folds,
-    pub operations: IndexMap<String, OperationFit>,
-    /// The largest |gap| in the report: the symmetric colour scale of the heatmap.
+    pub operations: IndexMap<String, Fit>,
+    #[serde(rename = "macro")]
+    pub macro_fit: MacroFit,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub outcome: Option<Outcome>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub differences: Option<IndexMap<String, Difference>>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub sensitivity: Option<Sensitivity>,
+    /// Association sensitivity for a pair the caller asked about
+    /// ([`crate::assoc::association_sensitivity`]); not computed by [`analyze`].
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub association_sensitivity: Option<crate::assoc::AssociationSensitivity>,
+    /// The largest |gap| over the operations: the heatmap's symmetric scale.
     pub max_abs_gap: Option<f64>,
     pub warnings: Vec<String>,
 }
 
+/// Held-out predictions of one target from one feature set, for each penalty.
+struct TargetFits {
+    /// `[alpha][model]`
+    predicted: Vec<Vec<Option<f64>>>,
+    baseline: Vec<Option<f64>>,
+    excluded: Vec<usize>,
+}
+
+/// The models that take part in a fit: target and every feature present.
+fn mask(features: &[Vec<Option<f64>>], target: &[Option<f64>]) -> Vec<bool> {
+    target
+        .iter()
+        .zip(features)
+        .map(|(t, row)| t.is_some() && row.iter().all(Option::is_some))
+        .collect()
+}
+
+/// Fit several targets from one feature set over the same folds; targets with
+/// the same participating models share one design (and its factorizations).
+fn fit_targets(
+    features: &[Vec<Option<f64>>],
+    targets: &[Vec<Option<f64>>],
+    groups: &[usize],
+    alphas: &[Alpha],
+) -> Vec<TargetFits> {
+    let n = groups.len();
+    let masks: Vec<Vec<bool>> = targets.iter().map(|t| mask(features, t)).collect();
+    let mut out: Vec<Option<TargetFits>> = (0..targets.len()).map(|_| None).collect();
+    let mut done = vec![false; targets.len()];
+    for t0 in 0..targets.len() {
+        if done[t0] {
+            continue;
+        }
+        let same: Vec<usize> = (t0..targets.len())
+            .filter(|&t| !done[t] && masks[t] == masks[t0])
+            .collect();
+        let rows: Vec<usize> = (0..n).filter(|&i| masks[t0][i]).collect();
+        let x: Vec<Vec<f64>> = rows
+            .iter()
+            .map(|&i| features[i].iter().flatten().copied().collect())
+            .collect();
+        let g: Vec<usize> = rows.iter().map(|&i| groups[i]).collect();
+        let design = Design::new(&x, &g);
+        let sums: Vec<_> = same
+            .iter()
+            .map(|&t| {
+                design.target(
+                    &rows
+                        .iter()
+                        .filter_map(|&i| targets[t][i])
+                        .collect::<Vec<_>>(),
+                )
+            })
+            .collect();
+        let fits = hold_out_each_group(&design, &sums, alphas);
+        for (s, &t) in same.iter().enumerate() {
+            let mut predicted = vec![vec![None; n]; alphas.len()];
+            let mut baseline = vec![None; n];
+            for (r, &i) in rows.iter().enumerate() {
+                for (pa, fa) in predicted.iter_mut().zip(&fits.predicted) {
+                    pa[i] = fa[s][r];
+                }
+                baseline[i] = fits.baseline[s][r];
+            }
+            out[t] = Some(TargetFits {
+                predicted,
+                baseline,
+                excluded: (0..n).filter(|&i| !masks[t][i]).collect(),
+            });
+            done[t] = true;
+        }
+    }
+    out.into_iter().flatten().collect()
+}
+
+/// Nested selection: for each outer fold, choose alpha by inner hold-outs of the
+/// remaining groups (pooled squared error, ties to the larger alpha), refit on
+/// the outer training set, predict the fold.
+fn nested_selection(
+    features: &[Vec<Option<f64>>],
+    target: &[Option<f64>],
+    groups: &[usize],
+    fold_ids: &[String],
+) -> (Vec<Option<f64>>, IndexMap<String, f64>) {
+    let n = target.len();
+    let m = mask(features, target);
+    let rows: Vec<usize> = (0..n).filter(|&i| m[i]).collect();
+    let x: Vec<Vec<f64>> = rows
+        .iter()
+        .map(|&i| features[i].iter().flatten().copied().collect())
+        .collect();
+    let g: Vec<usize> = rows.iter().map(|&i| groups[i]).collect();
+    let y: Vec<f64> = rows.iter().filter_map(|&i| target[i]).collect();
+    let design = Design::new(&x, &g);
+    let t = design.target(&y);
+    let candidates: Vec<Alpha> = NESTED_CANDIDATES
+        .iter()
+        .filter_map(|a| Alpha::new(*a).ok())
+        .collect();
+    let mut predicted = vec![None; n];
+    let mut chosen = IndexMap::new();
+    for outer in 0..design.n_groups() {
+        let mut sse = vec![0.0; candidates.len()];
+        let mut count = 0usize;
+        for inner in (0..design.n_groups()).filter(|&h| h != outer) {
+            let Some(factor) = design.factor(&[outer, inner]) else {
+                continue;
+            };
+            let members = design.members(inner);
+            let (preds, _) = design.predict(&factor, &t, members, &candidates);
+            for (a, pa) in preds.iter().enumerate() {
+                sse[a] += members
+                    .iter()
+                    .zip(pa)
+                    .map(|(&r, p)| (y[r] - p).powi(2))
+                    .sum::<f64>();
+            }
+            count += members.len();
+        }
+        // Lowest inner MSE; among ties (within NESTED_TIE) the larger alpha.
+        let best = if count == 0 {
+            2 // no inner hold-out possible: the reference alpha 10
+        } else {
+            let mse: Vec<f64> = sse.iter().map(|s| s / count as f64).collect();
+            let min = mse.iter().copied().fold(f64::INFINITY, f64::min);
+            (0..candidates.len())
+                .rev()
+                .find(|&a| mse[a] - min <= NESTED_TIE)
+                .unwrap_or(2)
+        };
+        let members = design.members(outer);
+        if let Some(factor) = design.factor(&[outer]) {
+            let (preds, _) = design.predict(&factor, &t, members, &candidates[best..=best]);
+            for (k, &r) in members.iter().enumerate() {
+                predicted[rows[r]] = Some(preds[0][k]);
+            }
+        }
+        if let Some(&r) = members.first() {
+            chosen.insert(fold_ids[rows[r]].clone(), candidates[best].get());
+        }
+    }
+    (predicted, chosen)
+}
+
+/// The training-mean baseline per model: the mean of `y` over the models with
+/// `y` outside the model's fold.
+fn fold_baseline(y: &[Option<f64>], groups: &[usize]) -> Vec<Option<f64>> {
+    (0..y.len())
+        .map(|i| {
+            y[i]?;
+            let train: Vec<f64> = (0..y.len())
+                .filter(|&j| groups[j] != groups[i])
+                .filter_map(|j| y[j])
+                .collect();
+            stats::mean(&train)
+        })
+        .collect()
+}
+
+fn make_fit(
+    observed: &[Option<f64>],
+    predicted: Vec<Option<f64>>,
+    baseline: Vec<Option<f64>>,
+    excluded: &[usize],
+    models: &[String],
+) -> Fit {
+    let m = Metrics::compute(observed, &predicted, &baseline);
+    let gap = observed
+        .iter()
+        .zip(&predicted)
+        .map(|(o, p)| Some((*o)? - (*p)?))
+        .collect();
+    Fit {
+        observed: observed.to_vec(),
+        predicted,
+        gap,
+        baseline,
+        q2: m.q2,
+        mae: m.mae,
+        rmse: m.rmse,
+        spearman: m.spearman,
+        baseline_mae: m.baseline_mae,
+        n: m.n,
+        excluded: excluded.iter().map(|&i| models[i].clone()).collect(),
+        ci95: None,
+    }
+}
+
+fn ci95(boot: &GroupBootstrap, groups: &[usize], fit: &Fit) -> Ci95 {
+    let iv = |m| boot.interval(groups, &fit.observed, &fit.predicted, &fit.baseline, m);
+    Ci95::from_intervals(
+        boot.draws(),
+        iv(Metric::Mae),
+        iv(Metric::Rmse),
+        iv(Metric::Q2),
+    )
+}
+
+fn concat_rows(a: &[Vec<Option<f64>>], b: &[Vec<Option<f64>>]) -> Vec<Vec<Option<f64>>> {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| x.iter().chain(y).copied().collect())
+        .collect()
+}
+
 /// Run the analysis.
 pub fn analyze(table: &ProfileTable, settings: &Settings) -> Result<Report, AnalysisError> {
+    settings.validate()?;
     let n = table.n_models();
     let p = table.foundational.names.len();
     let q = table.operations.names.len();
@@ -103,7 +551,11 @@ pub fn analyze(table: &ProfileTable, settings: &Settings) -> Result<Report, Anal
         return Err(AnalysisError::TooFewModels(n));
     }
     let mut warnings = Vec::new();
+    let models = &table.models;
+    let f_rows = &table.foundational.values;
+    let o_rows = &table.operations.values;
 
+    // Association.
     let f_cols: Vec<Vec<Option<f64>>> = (0..p).map(|j| table.foundational.column(j)).collect();
     let o_cols: Vec<Vec<Option<f64>>> = (0..q).map(|k| table.operations.column(k)).collect();
     let mut pearson = vec![vec![None; q]; p];
@@ -111,80 +563,220 @@ pub fn analyze(table: &ProfileTable, settings: &Settings) -> Result<Report, Anal
     let mut counts = vec![vec![0; q]; p];
     for j in 0..p {
         for k in 0..q {
-            let r = stats::pearson_pairwise(&f_cols[j], &o_cols[k]);
-            pearson[j][k] = r.value;
-            counts[j][k] = r.n;
-            spearman[j][k] = stats::spearman_pairwise(&f_cols[j], &o_cols[k]).value;
+            let (a, b) = stats::complete_pairs(&f_cols[j], &o_cols[k]);
+            pearson[j][k] = stats::pearson(&a, &b);
+            spearman[j][k] = stats::spearman(&a, &b);
+            counts[j][k] = a.len();
         }
     }
 
-    let folds = Folds::for_models(&table.models, &table.families);
+    // Folds and the bootstrap plan shared by every interval (paired differences).
+    let folds = Folds::for_models(models, &table.families);
     if let Some(note) = &folds.note {
         warnings.push(note.clone());
     }
     let groups = folds.group_index();
+    let n_groups = groups.iter().max().map_or(0, |g| g + 1);
+    let boot = (settings.bootstrap > 0)
+        .then(|| GroupBootstrap::new(n_groups, settings.bootstrap, settings.seed));
+    let alpha = [settings.alpha];
+
+    // Operations and the macro score from F (one design when nothing is missing).
+    let macro_observed: Vec<Option<f64>> = o_rows
+        .iter()
+        .map(|row| {
+            row.iter()
+                .copied()
+                .collect::<Option<Vec<f64>>>()
+                .map(|v| v.iter().sum::<f64>() / q as f64)
+        })
+        .collect();
+    let mut targets = o_cols.clone();
+    targets.push(macro_observed.clone());
+    let fits = fit_targets(f_rows, &targets, &groups, &alpha);
     let mut operations = IndexMap::new();
     let mut max_abs_gap: Option<f64> = None;
     for (k, name) in table.operations.names.iter().enumerate() {
-        let held = held_out_ridge(
-            &table.foundational.values,
+        let tf = &fits[k];
+        let mut fit = make_fit(
             &o_cols[k],
-            &groups,
-            settings.alpha,
-        )
-        .map_err(|source| AnalysisError::Ridge {
-            operation: name.clone(),
-            source,
-        })?;
-        let gap: Vec<Option<f64>> = o_cols[k]
-            .iter()
-            .zip(&held.predicted)
-            .map(|(o, p)| Some((*o)? - (*p)?))
-            .collect();
-        for g in gap.iter().flatten() {
-            max_abs_gap = Some(max_abs_gap.map_or(g.abs(), |m: f64| m.max(g.abs())));
-        }
-        let m = Metrics::compute(&o_cols[k], &held.predicted, &held.baseline);
-        let excluded: Vec<String> = held
-            .excluded
-            .iter()
-            .map(|&i| table.models[i].clone())
-            .collect();
-        if !excluded.is_empty() {
+            tf.predicted[0].clone(),
+            tf.baseline.clone(),
+            &tf.excluded,
+            models,
+        );
+        if !fit.excluded.is_empty() {
             warnings.push(format!(
                 "operation {name}: left out of the fit for a missing value: {}",
-                excluded.join(", ")
+                fit.excluded.join(", ")
             ));
         }
-        operations.insert(
-            name.clone(),
-            OperationFit {
-                observed: o_cols[k].clone(),
-                predicted: held.predicted,
-                gap,
-                baseline: held.baseline,
-                q2: m.q2,
+        for g in fit.gap.iter().flatten() {
+            max_abs_gap = Some(max_abs_gap.map_or(g.abs(), |m: f64| m.max(g.abs())));
+        }
+        fit.ci95 = boot.as_ref().map(|b| ci95(b, &groups, &fit));
+        operations.insert(name.clone(), fit);
+    }
+    let tf = &fits[q];
+    let mut macro_fit = make_fit(
+        &macro_observed,
+        tf.predicted[0].clone(),
+        tf.baseline.clone(),
+        &tf.excluded,
+        models,
+    );
+    macro_fit.ci95 = boot.as_ref().map(|b| ci95(b, &groups, &macro_fit));
+    let missing_macro: Vec<&str> = (0..n)
+        .filter(|&i| macro_observed[i].is_none())
+        .map(|i| models[i].as_str())
+        .collect();
+    if !missing_macro.is_empty() {
+        warnings.push(format!(
+            "macro operation score: undefined for models missing an operation: {}",
+            missing_macro.join(", ")
+        ));
+    }
+    let macro_fit = MacroFit {
+        definition: format!(
+            "unweighted mean of the {q} operation scores ({})",
+            table.operations.names.join(", ")
+        ),
+        fit: macro_fit,
+    };
+
+    // Reward prediction, its intervals, differences, sensitivity, nested selection.
+    let (mut outcome, mut differences, mut sensitivity) = (None, None, None);
+    if let Some(y) = &table.reward {
+        let grid = settings.grid.alphas();
+        let mut alphas = vec![settings.alpha];
+        alphas.extend(grid.iter().copied());
+        let fo_rows = concat_rows(f_rows, o_rows);
+        let fit_predictor = |features: &[Vec<Option<f64>>]| -> (Fit, Curve) {
+            let tf = fit_targets(features, std::slice::from_ref(y), &groups, &alphas).remove(0);
+            let mut fit = make_fit(
+                y,
+                tf.predicted[0].clone(),
+                tf.baseline.clone(),
+                &tf.excluded,
+                models,
+            );
+            fit.ci95 = boot.as_ref().map(|b| ci95(b, &groups, &fit));
+            let metrics: Vec<Metrics> = (1..alphas.len())
+                .map(|a| Metrics::compute(y, &tf.predicted[a], &tf.baseline))
+                .collect();
+            let curve = Curve {
+                mae: metrics.iter().map(|m| m.mae).collect(),
+                spearman: metrics.iter().map(|m| m.spearman).collect(),
+                q2: metrics.iter().map(|m| m.q2).collect(),
+            };
+            (fit, curve)
+        };
+        let (ff, cf) = fit_predictor(f_rows);
+        let (fo_fit, co) = fit_predictor(o_rows);
+        let (ffo, cfo) = fit_predictor(&fo_rows);
+        let excluded_y: Vec<&str> = (0..n)
+            .filter(|&i| y[i].is_none())
+            .map(|i| models[i].as_str())
+            .collect();
+        if !excluded_y.is_empty() {
+            warnings.push(format!(
+                "reward: missing for {}; left out of reward prediction",
+                excluded_y.join(", ")
+            ));
+        }
+        let base = fold_baseline(y, &groups);
+        let bm = Metrics::compute(y, &base, &base);
+        let baseline = Baseline {
+            predicted: base,
+            mae: bm.mae,
+            rmse: bm.rmse,
+            q2: bm.q2,
+        };
+        let nested = settings.nested.then(|| {
+            let (predicted, chosen_alpha) = nested_selection(&fo_rows, y, &groups, &folds.ids);
+            let m = Metrics::compute(y, &predicted, &ffo.baseline);
+            Nested {
+                predictors: "F+O".into(),
+                candidates: NESTED_CANDIDATES.to_vec(),
+                chosen_alpha,
+                predicted,
+                spearman: m.spearman,
                 mae: m.mae,
                 rmse: m.rmse,
-                spearman: m.spearman,
-                baseline_mae: m.baseline_mae,
-                n: m.n,
-                excluded,
-            },
-        );
+                q2: m.q2,
+            }
+        });
+        let mut diffs = IndexMap::new();
+        for (label, fa, fb) in [
+            ("F+O - F", &ffo, &ff),
+            ("O - F", &fo_fit, &ff),
+            ("F+O - O", &ffo, &fo_fit),
+        ] {
+            let sub = |x: Option<f64>, y: Option<f64>| Some(x? - y?);
+            let ci = boot.as_ref().map(|boot| {
+                let iv = |m| {
+                    boot.paired_difference(
+                        &groups,
+                        y,
+                        (&fa.predicted, &fa.baseline),
+                        (&fb.predicted, &fb.baseline),
+                        m,
+                    )
+                };
+                Ci95::from_intervals(
+                    boot.draws(),
+                    iv(Metric::Mae),
+                    iv(Metric::Rmse),
+                    iv(Metric::Q2),
+                )
+            });
+            diffs.insert(
+                label.to_string(),
+                Difference {
+                    mae: sub(fa.mae, fb.mae),
+                    rmse: sub(fa.rmse, fb.rmse),
+                    q2: sub(fa.q2, fb.q2),
+                    ci95: ci,
+                },
+            );
+        }
+        sensitivity = Some(Sensitivity {
+            alphas: grid.iter().map(|a| a.get()).collect(),
+            reference_alpha: settings.alpha.get(),
+            f: cf,
+            o: co,
+            fo: cfo,
+        });
+        outcome = Some(Outcome {
+            observed: y.clone(),
+            baseline,
+            f: ff,
+            o: fo_fit,
+            fo: ffo,
+            nested,
+        });
+        differences = Some(diffs);
     }
 
     Ok(Report {
         tool: "gapscope".into(),
         version: env!("CARGO_PKG_VERSION").into(),
         summary: table.summary(),
-        models: table.models.clone(),
+        models: models.clone(),
         families: table.families.clone(),
         dimensions: Dimensions {
             foundational: table.foundational.names.clone(),
             operations: table.operations.names.clone(),
         },
-        settings: *settings,
+        settings: SettingsReport {
+            alpha: settings.alpha.get(),
+            bootstrap: settings.bootstrap,
+            seed: settings.seed,
+            prng: PRNG.into(),
+            macro_definition: settings.macro_definition,
+            grid: settings.grid,
+            nested: settings.nested,
+        },
         correlations: Correlations {
             pearson,
             spearman,
@@ -192,6 +784,11 @@ pub fn analyze(table: &ProfileTable, settings: &Settings) -> Result<Report, Anal
         },
         folds,
         operations,
+        macro_fit,
+        outcome,
+        differences,
+        sensitivity,
+        association_sensitivity: None,
         max_abs_gap,
         warnings,
     })

@@ -21,6 +21,8 @@
 //! - [`synth`]: the seeded generator of the synthetic example dataset.
 
 pub mod analysis;
+pub mod assoc;
+pub mod bootstrap;
 pub mod crossval;
 pub mod holdout;
 pub mod profile;

@@ -31,8 +31,17 @@ pub struct Request {
     pub source: Source,
     /// Ridge penalty, validated by the worker.
     pub alpha: f64,
+    /// Bootstrap draws (0: no intervals).
+    #[serde(default = "default_bootstrap")]
+    pub bootstrap: usize,
+    #[serde(default)]
+    pub seed: u64,
     #[serde(default)]
     pub roles: RoleOverrides,
+}
+
+fn default_bootstrap() -> usize {
+    Settings::default().bootstrap
 }
 
 /// A finished analysis.
@@ -50,13 +59,18 @@ pub type Response = Result<Analysis, String>;
 
 /// Run one request. Errors are prefixed with the file name.
 pub fn handle(request: &Request) -> Response {
-    let alpha = Alpha::new(request.alpha).map_err(|e| e.to_string())?;
+    let settings = Settings {
+        alpha: Alpha::new(request.alpha).map_err(|e| e.to_string())?,
+        bootstrap: request.bootstrap,
+        seed: request.seed,
+        ..Settings::default()
+    };
     let (name, text, synthetic) = match &request.source {
         Source::Example => (EXAMPLE_LABEL, EXAMPLE_CSV, true),
         Source::File { name, text } => (name.as_str(), text.as_str(), false),
     };
     let table = ProfileTable::read(text, &request.roles).map_err(|e| format!("{name}: {e}"))?;
-    let report = analyze(&table, &Settings { alpha }).map_err(|e| format!("{name}: {e}"))?;
+    let report = analyze(&table, &settings).map_err(|e| format!("{name}: {e}"))?;
     Ok(Analysis {
         source: name.to_string(),
         synthetic,
@@ -119,6 +133,8 @@ mod tests {
         let req = Request {
             source: Source::Example,
             alpha: 10.0,
+            bootstrap: 200,
+            seed: 0,
             roles: RoleOverrides::default(),
         };
         let direct = handle(&req).unwrap();
@@ -141,6 +157,8 @@ mod tests {
                 text: "model,family,TU\nm,A,x\n".into(),
             },
             alpha: 10.0,
+            bootstrap: 200,
+            seed: 0,
             roles: RoleOverrides::default(),
         };
         let err = decode_response(&handle_json(&encode_request(&req))).unwrap_err();
