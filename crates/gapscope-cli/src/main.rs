@@ -73,10 +73,22 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Write a synthetic profile table as CSV (seed 0 is the embedded example).
+    /// Write a synthetic profile table as CSV (the defaults give the embedded example).
     Synth {
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Number of families (default: the example's 8 families of 1–3 models).
+        #[arg(long, requires = "per_family")]
+        families: Option<usize>,
+        /// Models per family (with --families).
+        #[arg(long, requires = "families")]
+        per_family: Option<usize>,
+        /// Foundational dimensions.
+        #[arg(long, default_value_t = 7)]
+        foundational: usize,
+        /// Operations.
+        #[arg(long, default_value_t = 7)]
+        operations: usize,
     },
 }
 
@@ -164,16 +176,27 @@ fn run(command: Command) -> Result<String, String> {
                 Ok(text_report(&profiles, &report))
             }
         }
-        Command::Synth { seed } => Ok(if seed == 0 {
-            synth::example_csv()
-        } else {
-            synth::generate(&SynthParams {
-                seed,
-                ..SynthParams::default()
+        Command::Synth {
+            seed,
+            families,
+            per_family,
+            foundational,
+            operations,
+        } => {
+            let mut params = match (families, per_family) {
+                (Some(f), Some(k)) => SynthParams::sized(f, k, foundational, operations),
+                _ => SynthParams::sized(0, 0, foundational, operations),
+            };
+            if families.is_none() {
+                params.families = SynthParams::default().families;
+            }
+            params.seed = seed;
+            Ok(if params == SynthParams::default() {
+                synth::example_csv()
+            } else {
+                synth::generate(&params).table.to_csv()
             })
-            .table
-            .to_csv()
-        }),
+        }
     }
 }
 

@@ -9,7 +9,7 @@
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
-use crate::bootstrap::{GroupBootstrap, Interval, Metric, PRNG};
+use crate::bootstrap::{GroupBootstrap, Intervals, PRNG};
 use crate::crossval::{Folds, Metrics};
 use crate::holdout::{hold_out_each_group, Design};
 use crate::profile::ProfileTable;
@@ -171,7 +171,8 @@ pub struct Skipped {
 }
 
 impl Ci95 {
-    fn from_intervals(draws: usize, mae: Interval, rmse: Interval, q2: Interval) -> Self {
+    fn from_intervals(draws: usize, iv: Intervals) -> Self {
+        let Intervals { mae, rmse, q2 } = iv;
         Ci95 {
             mae: mae.bounds(),
             rmse: rmse.bounds(),
@@ -519,12 +520,9 @@ fn make_fit(
 }
 
 fn ci95(boot: &GroupBootstrap, groups: &[usize], fit: &Fit) -> Ci95 {
-    let iv = |m| boot.interval(groups, &fit.observed, &fit.predicted, &fit.baseline, m);
     Ci95::from_intervals(
         boot.draws(),
-        iv(Metric::Mae),
-        iv(Metric::Rmse),
-        iv(Metric::Q2),
+        boot.intervals(groups, &fit.observed, &fit.predicted, &fit.baseline),
     )
 }
 
@@ -714,20 +712,14 @@ pub fn analyze(table: &ProfileTable, settings: &Settings) -> Result<Report, Anal
         ] {
             let sub = |x: Option<f64>, y: Option<f64>| Some(x? - y?);
             let ci = boot.as_ref().map(|boot| {
-                let iv = |m| {
-                    boot.paired_difference(
+                Ci95::from_intervals(
+                    boot.draws(),
+                    boot.paired_differences(
                         &groups,
                         y,
                         (&fa.predicted, &fa.baseline),
                         (&fb.predicted, &fb.baseline),
-                        m,
-                    )
-                };
-                Ci95::from_intervals(
-                    boot.draws(),
-                    iv(Metric::Mae),
-                    iv(Metric::Rmse),
-                    iv(Metric::Q2),
+                    ),
                 )
             });
             diffs.insert(

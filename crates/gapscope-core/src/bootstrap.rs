@@ -135,41 +135,61 @@ impl GroupBootstrap {
         total
     }
 
-    /// Interval of one predictor's metric. `groups[i]` is model i's group.
-    pub fn interval(
+    /// Intervals of MAE, RMSE and Q² of one predictor (one pass over the
+    /// draws). `groups[i]` is model i's group.
+    pub fn intervals(
         &self,
         groups: &[usize],
         observed: &[Option<f64>],
         predicted: &[Option<f64>],
         baseline: &[Option<f64>],
-        metric: Metric,
-    ) -> Interval {
+    ) -> Intervals {
         let sums = self.sums(groups, observed, predicted, baseline);
-        let values = (0..self.draws).map(|d| self.pooled(&sums, d).metric(metric));
-        collect_interval(values, self.draws)
+        let pooled: Vec<Sums> = (0..self.draws).map(|d| self.pooled(&sums, d)).collect();
+        let iv = |m| collect_interval(pooled.iter().map(|s| s.metric(m)), self.draws);
+        Intervals {
+            mae: iv(Metric::Mae),
+            rmse: iv(Metric::Rmse),
+            q2: iv(Metric::Q2),
+        }
     }
 
-    /// Interval of `metric(a) − metric(b)` over the same draws.
-    #[allow(clippy::too_many_arguments)]
-    pub fn paired_difference(
+    /// Intervals of `metric(a) − metric(b)` for MAE, RMSE and Q², over the
+    /// same draws (paired). `a` and `b` are (predicted, baseline).
+    pub fn paired_differences(
         &self,
         groups: &[usize],
         observed: &[Option<f64>],
         a: (&[Option<f64>], &[Option<f64>]),
         b: (&[Option<f64>], &[Option<f64>]),
-        metric: Metric,
-    ) -> Interval {
+    ) -> Intervals {
         let sa = self.sums(groups, observed, a.0, a.1);
         let sb = self.sums(groups, observed, b.0, b.1);
-        let values = (0..self.draws).map(|d| {
-            let (ma, mb) = (
-                self.pooled(&sa, d).metric(metric),
-                self.pooled(&sb, d).metric(metric),
-            );
-            Some(ma? - mb?)
-        });
-        collect_interval(values, self.draws)
+        let pooled: Vec<(Sums, Sums)> = (0..self.draws)
+            .map(|d| (self.pooled(&sa, d), self.pooled(&sb, d)))
+            .collect();
+        let iv = |m| {
+            collect_interval(
+                pooled
+                    .iter()
+                    .map(|(x, y)| Some(x.metric(m)? - y.metric(m)?)),
+                self.draws,
+            )
+        };
+        Intervals {
+            mae: iv(Metric::Mae),
+            rmse: iv(Metric::Rmse),
+            q2: iv(Metric::Q2),
+        }
     }
+}
+
+/// Intervals of the three metrics.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Intervals {
+    pub mae: Interval,
+    pub rmse: Interval,
+    pub q2: Interval,
 }
 
 fn collect_interval(values: impl Iterator<Item = Option<f64>>, draws: usize) -> Interval {
@@ -239,16 +259,19 @@ mod tests {
         let p = [Some(2.0), Some(3.0), Some(0.0)];
         let base = [Some(2.0), Some(2.0), Some(5.0)];
         // Group 0 twice: |e| = 1, 0 (x2): MAE = 2/4; SSE = 2, SSB = 4 => Q2 = 0.5.
-        let i = b.interval(&groups, &y, &p, &base, Metric::Mae);
+        let all = b.intervals(&groups, &y, &p, &base);
+        let i = all.mae;
         assert_eq!((i.lo, i.hi, i.skipped), (Some(0.5), Some(0.5), 0));
-        let q = b.interval(&groups, &y, &p, &base, Metric::Q2);
-        assert_eq!(q.lo, Some(0.5));
+        assert_eq!(all.q2.lo, Some(0.5));
+        assert_eq!(all.rmse.lo, Some(0.5f64.sqrt()));
         // A predictor equal to the baseline on the drawn groups has SSB > 0 and Q2 = 0;
         // a draw with SSB = 0 is skipped.
         let flat = [Some(2.0), Some(2.0), Some(10.0)];
-        let s = b.interval(&groups, &flat, &p, &flat, Metric::Q2);
+        let s = b.intervals(&groups, &flat, &p, &flat).q2;
         assert_eq!((s.lo, s.skipped), (None, 1));
-        let d = b.paired_difference(&groups, &y, (&p, &base), (&base, &base), Metric::Q2);
+        let d = b
+            .paired_differences(&groups, &y, (&p, &base), (&base, &base))
+            .q2;
         assert_eq!(d.lo, Some(0.5));
     }
 }

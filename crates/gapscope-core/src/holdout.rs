@@ -40,6 +40,9 @@ pub struct Design {
     s2: Vec<DMatrix<f64>>,
     min: Vec<Vec<f64>>,
     max: Vec<Vec<f64>>,
+    /// Sums over all rows (training sums are these minus the excluded groups').
+    total_s1: DVector<f64>,
+    total_s2: DMatrix<f64>,
     /// Rows of each group.
     members: Vec<Vec<usize>>,
 }
@@ -63,6 +66,8 @@ pub struct Target {
     y: Vec<f64>,
     sy: Vec<f64>,
     sxy: Vec<DVector<f64>>,
+    total_sy: f64,
+    total_sxy: DVector<f64>,
 }
 
 impl Design {
@@ -122,6 +127,8 @@ impl Design {
                     .collect(),
             );
         }
+        let total_s1 = s1.iter().fold(DVector::zeros(p), |acc, v| acc + v);
+        let total_s2 = s2.iter().fold(DMatrix::zeros(p, p), |acc, m| acc + m);
         Design {
             x,
             groups,
@@ -131,6 +138,8 @@ impl Design {
             s2,
             min,
             max,
+            total_s1,
+            total_s2,
             members,
         }
     }
@@ -164,10 +173,14 @@ impl Design {
                 sxy[g].axpy(y[i], &self.x.row(i).transpose(), 1.0);
             }
         }
+        let total_sy = sy.iter().sum();
+        let total_sxy = sxy.iter().fold(DVector::zeros(p), |acc, v| acc + v);
         Target {
             y: y.to_vec(),
             sy,
             sxy,
+            total_sy,
+            total_sxy,
         }
     }
 
@@ -183,15 +196,18 @@ impl Design {
         if n == 0 {
             return None;
         }
-        let mut s1 = DVector::<f64>::zeros(p);
-        let mut s2 = DMatrix::<f64>::zeros(p, p);
+        // Training sums = totals minus the excluded groups' sums: O(p²) per
+        // training set however many groups there are (the columns are centred,
+        // so the subtraction loses no more than a few ulps).
+        let mut s1 = self.total_s1.clone();
+        let mut s2 = self.total_s2.clone();
+        for &g in excluded.iter().filter(|&&g| g < self.n_groups) {
+            s1 -= &self.s1[g];
+            s2 -= &self.s2[g];
+        }
         let mut lo = vec![f64::INFINITY; p];
         let mut hi = vec![f64::NEG_INFINITY; p];
-        // Sum the kept groups directly when they are few, else subtract the
-        // excluded ones from the total; both are exact up to rounding.
         for g in (0..self.n_groups).filter(|&g| kept(g)) {
-            s1 += &self.s1[g];
-            s2 += &self.s2[g];
             for j in 0..p {
                 lo[j] = lo[j].min(self.min[g][j]);
                 hi[j] = hi[j].max(self.max[g][j]);
@@ -238,11 +254,11 @@ impl Design {
     ) -> (Vec<Vec<f64>>, f64) {
         let p = self.x.ncols();
         let nf = factor.n as f64;
-        let mut sy = 0.0;
-        let mut sxy = DVector::<f64>::zeros(p);
-        for g in (0..self.n_groups).filter(|g| !factor.excluded.contains(g)) {
-            sy += target.sy[g];
-            sxy += &target.sxy[g];
+        let mut sy = target.total_sy;
+        let mut sxy = target.total_sxy.clone();
+        for &g in factor.excluded.iter().filter(|&&g| g < self.n_groups) {
+            sy -= target.sy[g];
+            sxy -= &target.sxy[g];
         }
         let ybar = sy / nf;
         // Z'(y - ybar) = D^-1 (S_xy - n mu ybar)

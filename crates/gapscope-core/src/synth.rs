@@ -62,6 +62,34 @@ impl Default for SynthParams {
     }
 }
 
+impl SynthParams {
+    /// A dataset of `families` families of `per_family` models each, with
+    /// `foundational` + `operations` dimensions: the default names when the
+    /// counts are 7 and 7, otherwise `F1…`, `O1…`.
+    pub fn sized(
+        families: usize,
+        per_family: usize,
+        foundational: usize,
+        operations: usize,
+    ) -> Self {
+        let names = |prefix: &str, k: usize, defaults: &[&str]| -> Vec<String> {
+            if k == defaults.len() {
+                defaults.iter().map(|s| s.to_string()).collect()
+            } else {
+                (1..=k).map(|i| format!("{prefix}{i}")).collect()
+            }
+        };
+        SynthParams {
+            families: (0..families)
+                .map(|f| (format!("Family {:03}", f + 1), per_family))
+                .collect(),
+            foundational: names("F", foundational, &DEFAULT_FOUNDATIONAL),
+            operations: names("O", operations, &DEFAULT_OPERATIONS),
+            ..SynthParams::default()
+        }
+    }
+}
+
 /// A generated dataset with the gaps that were planted in it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Synthetic {
