@@ -122,3 +122,149 @@ fn huge_penalty_shrinks_to_the_baseline_and_q2_is_at_most_one() {
         })
         .unwrap();
 }
+
+/// Tables of random size and values, 3–6 families, with a reward column.
+fn table_strategy() -> impl Strategy<Value = gapscope_core::ProfileTable> {
+    (4usize..14, 1usize..5, 1usize..5, 3usize..7).prop_flat_map(|(n, p, q, fams)| {
+        (
+            prop::collection::vec(prop::collection::vec(0.0f64..100.0, p + q + 1), n),
+            prop::collection::vec(0..fams, n),
+        )
+            .prop_map(move |(vals, fam)| {
+                let mut csv = String::from("model,family");
+                for j in 0..p {
+                    csv.push_str(&format!(",f{j}"));
+                }
+                for k in 0..q {
+                    csv.push_str(&format!(",o{k}"));
+                }
+                csv.push_str(",reward\n");
+                for (i, row) in vals.iter().enumerate() {
+                    // Every family appears: the first `fams` models cycle through them.
+                    let f = if i < fams { i } else { fam[i] };
+                    csv.push_str(&format!("m{i},F{f}"));
+                    for v in row {
+                        csv.push_str(&format!(",{v}"));
+                    }
+                    csv.push('\n');
+                }
+                let roles = gapscope_core::RoleOverrides {
+                    foundational: Some((0..p).map(|j| format!("f{j}")).collect()),
+                    operations: Some((0..q).map(|k| format!("o{k}")).collect()),
+                    ..Default::default()
+                };
+                gapscope_core::ProfileTable::read(&csv, &roles).unwrap()
+            })
+    })
+}
+
+fn quick() -> gapscope_core::Settings {
+    gapscope_core::Settings {
+        bootstrap: 0,
+        grid: gapscope_core::analysis::AlphaGrid::new(0.1, 100.0, 3).unwrap(),
+        ..Default::default()
+    }
+}
+
+fn permute(t: &gapscope_core::ProfileTable, order: &[usize]) -> gapscope_core::ProfileTable {
+    let mut u = t.clone();
+    u.models = order.iter().map(|&i| t.models[i].clone()).collect();
+    u.families = order.iter().map(|&i| t.families[i].clone()).collect();
+    u.foundational.values = order
+        .iter()
+        .map(|&i| t.foundational.values[i].clone())
+        .collect();
+    u.operations.values = order
+        .iter()
+        .map(|&i| t.operations.values[i].clone())
+        .collect();
+    u.reward = t
+        .reward
+        .as_ref()
+        .map(|r| order.iter().map(|&i| r[i]).collect());
+    u
+}
+
+fn near(a: Option<f64>, b: Option<f64>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => (a - b).abs() <= 1e-8 * (1.0 + a.abs().max(b.abs())),
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+#[test]
+fn permuting_models_permutes_every_output() {
+    runner()
+        .run(&(table_strategy(), any::<u64>()), |(t, seed)| {
+            let n = t.n_models();
+            let mut order: Vec<usize> = (0..n).collect();
+            // A seeded Fisher–Yates shuffle.
+            let mut s = seed | 1;
+            for i in (1..n).rev() {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                order.swap(i, (s % (i as u64 + 1)) as usize);
+            }
+            let a = gapscope_core::analyze(&t, &quick()).unwrap();
+            let b = gapscope_core::analyze(&permute(&t, &order), &quick()).unwrap();
+            for (op, fa) in &a.operations {
+                let fb = &b.operations[op];
+                for (k, &i) in order.iter().enumerate() {
+                    prop_assert!(near(fa.predicted[i], fb.predicted[k]), "{op} model {i}");
+                    prop_assert!(near(fa.gap[i], fb.gap[k]));
+                }
+                prop_assert!(
+                    near(fa.q2, fb.q2) && near(fa.mae, fb.mae) && near(fa.spearman, fb.spearman)
+                );
+            }
+            let (oa, ob) = (a.outcome.unwrap(), b.outcome.unwrap());
+            prop_assert!(near(oa.fo.q2, ob.fo.q2) && near(oa.o.mae, ob.o.mae));
+            let (na, nb) = (oa.nested.unwrap(), ob.nested.unwrap());
+            for (fold, alpha) in &na.chosen_alpha {
+                prop_assert_eq!(Some(alpha), nb.chosen_alpha.get(fold));
+            }
+            prop_assert_eq!(a.correlations.n, b.correlations.n);
+            Ok(())
+        })
+        .unwrap();
+}
+
+#[test]
+fn rescaling_a_foundational_column_changes_no_prediction() {
+    runner()
+        .run(
+            &(table_strategy(), 0.01f64..50.0, -100.0f64..100.0),
+            |(t, a, b)| {
+                let mut u = t.clone();
+                for row in &mut u.foundational.values {
+                    row[0] = row[0].map(|v| a * v + b);
+                }
+                let x = gapscope_core::analyze(&t, &quick()).unwrap();
+                let y = gapscope_core::analyze(&u, &quick()).unwrap();
+                for (op, fx) in &x.operations {
+                    for i in 0..t.n_models() {
+                        prop_assert!(
+                            near(fx.predicted[i], y.operations[op].predicted[i]),
+                            "{op} {i}"
+                        );
+                    }
+                }
+                let (ox, oy) = (x.outcome.unwrap(), y.outcome.unwrap());
+                for i in 0..t.n_models() {
+                    prop_assert!(near(ox.fo.predicted[i], oy.fo.predicted[i]));
+                }
+                // Pearson is invariant to a positive affine change.
+                for k in 0..t.operations.names.len() {
+                    prop_assert!(near(
+                        x.correlations.pearson[0][k],
+                        y.correlations.pearson[0][k]
+                    ));
+                }
+                prop_assert_eq!(ox.baseline.q2, Some(0.0));
+                Ok(())
+            },
+        )
+        .unwrap();
+}
