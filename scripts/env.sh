@@ -8,3 +8,5 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export PATH="$HOME/.cargo/bin:$ROOT/node_modules/.bin:$PATH"
 export CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+NUMPY_VERSION=2.4.6
+SKLEARN_VERSION=1.9.1

@@ -35,5 +35,9 @@ cargo build --release --locked -p gapscope-cli
 trunk build --release
 ls -l dist/*.wasm
 
+step "cross-check against scikit-learn (pinned venv in target/bench-venv)"
+scripts/sklearn-venv.sh
+target/bench-venv/bin/python bench/compare_sklearn.py target/release/gapscope
+
 step "browser tests (Playwright + Debian Chromium)"
 node --test --test-concurrency=1 tests/e2e/
