@@ -219,18 +219,29 @@ fn fmt_opt(v: Option<f64>, width: usize, prec: usize) -> String {
     }
 }
 
+fn fmt_ci(ci: Option<[f64; 2]>, prec: usize) -> String {
+    match ci {
+        Some([lo, hi]) => format!("[{lo:.prec$}, {hi:.prec$}]"),
+        None => String::new(),
+    }
+}
+
 fn text_report(path: &Path, r: &Report) -> String {
+    use std::fmt::Write as _;
     let mut s = format!("{}: {}\n", path.display(), r.summary);
-    s.push_str(&format!(
-        "held out by {} (alpha = {})\n",
+    let _ = writeln!(
+        s,
+        "held out by {} (alpha = {}; {} bootstrap draws, seed {})",
         match r.folds.kind {
             gapscope_core::crossval::FoldKind::Family => "family",
             gapscope_core::crossval::FoldKind::Model => "model (leave-one-model-out)",
         },
-        r.settings.alpha
-    ));
+        r.settings.alpha,
+        r.settings.bootstrap,
+        r.settings.seed
+    );
     for w in &r.warnings {
-        s.push_str(&format!("note: {w}\n"));
+        let _ = writeln!(s, "note: {w}");
     }
     let width = r
         .models
@@ -239,25 +250,109 @@ fn text_report(path: &Path, r: &Report) -> String {
         .max()
         .unwrap_or(5)
         .max(5);
-    s.push_str(&format!(
+    let _ = write!(
+        s,
         "\nrealization gaps (observed − held-out prediction)\n{:width$}",
         "model"
-    ));
+    );
     for op in r.operations.keys() {
-        s.push_str(&format!(" {op:>7}"));
+        let _ = write!(s, " {op:>7}");
     }
-    s.push('\n');
+    let _ = writeln!(s, " {:>7}", "macro");
     for (i, m) in r.models.iter().enumerate() {
-        s.push_str(&format!("{m:width$}"));
+        let _ = write!(s, "{m:width$}");
         for fit in r.operations.values() {
-            s.push_str(&format!(" {}", fmt_opt(fit.gap[i], 7, 2)));
+            let _ = write!(s, " {}", fmt_opt(fit.gap[i], 7, 2));
         }
-        s.push('\n');
+        let _ = writeln!(s, " {}", fmt_opt(r.macro_fit.fit.gap[i], 7, 2));
     }
-    s.push_str(&format!("{:width$}", "Q²"));
+    let _ = write!(s, "{:width$}", "Q²");
     for fit in r.operations.values() {
-        s.push_str(&format!(" {}", fmt_opt(fit.q2, 7, 3)));
+        let _ = write!(s, " {}", fmt_opt(fit.q2, 7, 3));
     }
-    s.push('\n');
+    let _ = writeln!(s, " {}", fmt_opt(r.macro_fit.fit.q2, 7, 3));
+    let m = &r.macro_fit.fit;
+    let _ = writeln!(
+        s,
+        "\nmacro ({}): MAE {} vs baseline {}, Q² {} {}",
+        r.macro_fit.definition,
+        fmt_opt(m.mae, 0, 2),
+        fmt_opt(m.baseline_mae, 0, 2),
+        fmt_opt(m.q2, 0, 3),
+        fmt_ci(m.ci95.as_ref().and_then(|c| c.q2), 3)
+    );
+    if let Some(o) = &r.outcome {
+        let _ = writeln!(
+            s,
+            "\nreward prediction        rho     MAE    RMSE      Q²   Q² 95% interval"
+        );
+        let _ = writeln!(
+            s,
+            "training-mean baseline     – {} {} {}",
+            fmt_opt(o.baseline.mae, 7, 2),
+            fmt_opt(o.baseline.rmse, 7, 2),
+            fmt_opt(o.baseline.q2, 7, 3)
+        );
+        for (name, fit) in [("F", &o.f), ("O", &o.o), ("F+O", &o.fo)] {
+            let _ = writeln!(
+                s,
+                "{name:<22} {} {} {} {}   {}",
+                fmt_opt(fit.spearman, 5, 3),
+                fmt_opt(fit.mae, 7, 2),
+                fmt_opt(fit.rmse, 7, 2),
+                fmt_opt(fit.q2, 7, 3),
+                fmt_ci(fit.ci95.as_ref().and_then(|c| c.q2), 3)
+            );
+        }
+        if let Some(n) = &o.nested {
+            let chosen: Vec<String> = n
+                .chosen_alpha
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect();
+            let _ = writeln!(
+                s,
+                "nested (F+O)           {} {} {} {}   alphas: {}",
+                fmt_opt(n.spearman, 5, 3),
+                fmt_opt(n.mae, 7, 2),
+                fmt_opt(n.rmse, 7, 2),
+                fmt_opt(n.q2, 7, 3),
+                chosen.join(", ")
+            );
+        }
+    }
+    if let Some(d) = &r.differences {
+        for (name, diff) in d {
+            let _ = writeln!(
+                s,
+                "Q²({}) − Q²({}) = {} {}",
+                name.split(" - ").next().unwrap_or(name),
+                name.split(" - ").nth(1).unwrap_or(""),
+                fmt_opt(diff.q2, 0, 3),
+                fmt_ci(diff.ci95.as_ref().and_then(|c| c.q2), 3)
+            );
+        }
+    }
+    if let Some(a) = &r.association_sensitivity {
+        let _ = writeln!(
+            s,
+            "\nassociation sensitivity, {} × {}",
+            a.foundational, a.operation
+        );
+        let mut specs = vec![&a.all];
+        specs.extend(&a.provider_removed);
+        specs.push(&a.family_centred);
+        specs.extend(&a.family_removed);
+        for sp in specs {
+            let _ = writeln!(
+                s,
+                "  {:<28} r {}  rho {}  (n = {})",
+                sp.label,
+                fmt_opt(sp.pearson, 6, 3),
+                fmt_opt(sp.spearman, 6, 3),
+                sp.n
+            );
+        }
+    }
     s
 }

@@ -260,7 +260,11 @@ mod tests {
             sorted.sort_by(f64::total_cmp);
             for q in [0.0, 2.5, 50.0, 97.5, 100.0] {
                 let mut w = v.clone();
-                assert_eq!(select_percentile(&mut w, q), percentile(&sorted, q), "n={n} q={q}");
+                assert_eq!(
+                    select_percentile(&mut w, q),
+                    percentile(&sorted, q),
+                    "n={n} q={q}"
+                );
             }
         }
     }
