@@ -148,3 +148,132 @@ fn synth_seed_zero_is_the_embedded_example() {
     assert!(other.status.success());
     assert_ne!(other.stdout, committed.as_bytes());
 }
+
+/// The documented contract (docs/report.md): every key the issue lists is there.
+#[test]
+fn report_has_every_documented_key() {
+    let v = json(&[
+        "report",
+        "--json",
+        "--bootstrap",
+        "200",
+        "--profiles",
+        "assets/synthetic-example.csv",
+    ]);
+    let has = |path: &str| {
+        let mut cur = &v;
+        for part in path.split('.') {
+            cur = cur
+                .get(part)
+                .unwrap_or_else(|| panic!("missing key `{path}` (at `{part}`)"));
+        }
+        cur.clone()
+    };
+    for key in [
+        "models",
+        "dimensions.foundational",
+        "dimensions.operations",
+        "correlations.pearson",
+        "correlations.spearman",
+        "correlations.n",
+        "folds.kind",
+        "folds.ids",
+        "macro.definition",
+        "macro.observed",
+        "macro.predicted",
+        "macro.gap",
+        "macro.q2",
+        "macro.mae",
+        "macro.rmse",
+        "macro.spearman",
+        "macro.baseline_mae",
+        "outcome.baseline.mae",
+        "outcome.baseline.rmse",
+        "outcome.baseline.q2",
+        "outcome.nested.predictors",
+        "outcome.nested.chosen_alpha",
+        "outcome.nested.spearman",
+        "outcome.nested.mae",
+        "outcome.nested.rmse",
+        "outcome.nested.q2",
+        "sensitivity.alphas",
+        "settings.alpha",
+        "settings.bootstrap",
+        "settings.seed",
+        "settings.prng",
+    ] {
+        has(key);
+    }
+    for op in ["GI", "ST", "PL", "AS", "PM", "RC", "TM"] {
+        for k in [
+            "predicted",
+            "gap",
+            "q2",
+            "mae",
+            "rmse",
+            "spearman",
+            "ci95.q2",
+        ] {
+            has(&format!("operations.{op}.{k}"));
+        }
+        assert_eq!(
+            has(&format!("operations.{op}.ci95.q2"))
+                .as_array()
+                .unwrap()
+                .len(),
+            2
+        );
+    }
+    for p in ["F", "O", "F+O"] {
+        for k in [
+            "predicted",
+            "spearman",
+            "mae",
+            "rmse",
+            "q2",
+            "ci95.mae",
+            "ci95.rmse",
+            "ci95.q2",
+        ] {
+            has(&format!("outcome.{p}.{k}"));
+        }
+        for k in ["mae", "spearman", "q2"] {
+            assert_eq!(
+                has(&format!("sensitivity.{p}.{k}"))
+                    .as_array()
+                    .unwrap()
+                    .len(),
+                25
+            );
+        }
+    }
+    for d in ["F+O - F", "O - F", "F+O - O"] {
+        let diff = &v["differences"][d];
+        for k in ["mae", "rmse", "q2"] {
+            assert!(
+                diff.get(k).is_some() && diff["ci95"].get(k).is_some(),
+                "differences.{d}.{k}"
+            );
+        }
+    }
+    assert_eq!(v["folds"]["kind"], "family");
+    assert_eq!(v["settings"]["bootstrap"], 200);
+    // Without a reward column there is no outcome, difference or sensitivity;
+    // with B = 0 there are no intervals.
+    let path = temp_file(
+        "noreward.csv",
+        "model,family,TU,GI\na,A,1,2\nb,B,2,3\nc,C,3,5\nd,C,4,4\n",
+    );
+    let v = json(&[
+        "report",
+        "--json",
+        "--bootstrap",
+        "0",
+        "--profiles",
+        path.to_str().unwrap(),
+    ]);
+    for key in ["outcome", "differences", "sensitivity"] {
+        assert!(v.get(key).is_none(), "{key} without a reward");
+    }
+    assert!(v["operations"]["GI"].get("ci95").is_none());
+}
