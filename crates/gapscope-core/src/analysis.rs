@@ -475,6 +475,18 @@ fn nested_selection(
     (predicted, chosen)
 }
 
+/// The names of the models whose value is missing, comma-separated; `None`
+/// when every value is present.
+fn missing_names(values: &[Option<f64>], models: &[String]) -> Option<String> {
+    let names: Vec<&str> = values
+        .iter()
+        .zip(models)
+        .filter(|(v, _)| v.is_none())
+        .map(|(_, m)| m.as_str())
+        .collect();
+    (!names.is_empty()).then(|| names.join(", "))
+}
+
 /// The training-mean baseline per model: the mean of `y` over the models with
 /// `y` outside the model's fold.
 fn fold_baseline(y: &[Option<f64>], groups: &[usize]) -> Vec<Option<f64>> {
@@ -624,14 +636,9 @@ pub fn analyze(table: &ProfileTable, settings: &Settings) -> Result<Report, Anal
         models,
     );
     macro_fit.ci95 = boot.as_ref().map(|b| ci95(b, &groups, &macro_fit));
-    let missing_macro: Vec<&str> = (0..n)
-        .filter(|&i| macro_observed[i].is_none())
-        .map(|i| models[i].as_str())
-        .collect();
-    if !missing_macro.is_empty() {
+    if let Some(names) = missing_names(&macro_observed, models) {
         warnings.push(format!(
-            "macro operation score: undefined for models missing an operation: {}",
-            missing_macro.join(", ")
+            "macro operation score: undefined for models missing an operation: {names}"
         ));
     }
     let macro_fit = MacroFit {
@@ -672,14 +679,9 @@ pub fn analyze(table: &ProfileTable, settings: &Settings) -> Result<Report, Anal
         let (ff, cf) = fit_predictor(f_rows);
         let (fo_fit, co) = fit_predictor(o_rows);
         let (ffo, cfo) = fit_predictor(&fo_rows);
-        let excluded_y: Vec<&str> = (0..n)
-            .filter(|&i| y[i].is_none())
-            .map(|i| models[i].as_str())
-            .collect();
-        if !excluded_y.is_empty() {
+        if let Some(names) = missing_names(y, models) {
             warnings.push(format!(
-                "reward: missing for {}; left out of reward prediction",
-                excluded_y.join(", ")
+                "reward: missing for {names}; left out of reward prediction"
             ));
         }
         let base = fold_baseline(y, &groups);

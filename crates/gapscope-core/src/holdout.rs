@@ -63,7 +63,6 @@ pub struct Factor {
 /// A target's per-group sums.
 #[derive(Clone, Debug)]
 pub struct Target {
-    y: Vec<f64>,
     sy: Vec<f64>,
     sxy: Vec<DVector<f64>>,
     total_sy: f64,
@@ -176,7 +175,6 @@ impl Design {
         let total_sy = sy.iter().sum();
         let total_sxy = sxy.iter().fold(DVector::zeros(p), |acc, v| acc + v);
         Target {
-            y: y.to_vec(),
             sy,
             sxy,
             total_sy,
@@ -287,11 +285,6 @@ impl Design {
             })
             .collect();
         (preds, ybar)
-    }
-
-    /// The observed target values of the participating rows.
-    pub fn observed<'a>(&self, target: &'a Target) -> &'a [f64] {
-        &target.y
     }
 }
 
