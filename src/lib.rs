@@ -7,7 +7,9 @@
 //! On the host only [`model`] is compiled, so `cargo test --workspace` never
 //! builds leptos.
 
+pub mod chart;
 pub mod model;
+pub mod table;
 
 #[cfg(target_arch = "wasm32")]
 mod app;

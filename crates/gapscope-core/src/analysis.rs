@@ -326,9 +326,54 @@ pub struct Report {
     /// ([`crate::assoc::association_sensitivity`]); not computed by [`analyze`].
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub association_sensitivity: Option<crate::assoc::AssociationSensitivity>,
+    /// Models ranked by their foundational and operation means.
+    pub rankings: Rankings,
     /// The largest |gap| over the operations: the heatmap's symmetric scale.
     pub max_abs_gap: Option<f64>,
     pub warnings: Vec<String>,
+}
+
+/// "Profiles rank models differently": each model's mean foundational score
+/// and mean operation score (unweighted, over the dimensions it has all of),
+/// their ranks (1 = highest, ties averaged) and the rank correlation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Rankings {
+    pub foundational_mean: Vec<Option<f64>>,
+    pub operation_mean: Vec<Option<f64>>,
+    pub foundational_rank: Vec<Option<f64>>,
+    pub operation_rank: Vec<Option<f64>>,
+    /// Spearman between the two means over models with both.
+    pub spearman: Option<f64>,
+}
+
+fn row_means(rows: &[Vec<Option<f64>>]) -> Vec<Option<f64>> {
+    rows.iter()
+        .map(|r| {
+            let v: Option<Vec<f64>> = r.iter().copied().collect();
+            v.and_then(|v| stats::mean(&v))
+        })
+        .collect()
+}
+
+/// Ranks with 1 for the highest value (ties averaged); missing stays missing.
+fn descending_ranks(values: &[Option<f64>]) -> Vec<Option<f64>> {
+    let present: Vec<f64> = values.iter().flatten().map(|v| -v).collect();
+    let ranks = stats::average_ranks(&present);
+    let mut it = ranks.into_iter();
+    values.iter().map(|v| v.and_then(|_| it.next())).collect()
+}
+
+fn rankings(table: &ProfileTable) -> Rankings {
+    let f = row_means(&table.foundational.values);
+    let o = row_means(&table.operations.values);
+    let (a, b) = stats::complete_pairs(&f, &o);
+    Rankings {
+        foundational_rank: descending_ranks(&f),
+        operation_rank: descending_ranks(&o),
+        spearman: stats::spearman(&a, &b),
+        foundational_mean: f,
+        operation_mean: o,
+    }
 }
 
 /// Held-out predictions of one target from one feature set, for each penalty.
@@ -783,6 +828,7 @@ pub fn analyze(table: &ProfileTable, settings: &Settings) -> Result<Report, Anal
         differences,
         sensitivity,
         association_sensitivity: None,
+        rankings: rankings(table),
         max_abs_gap,
         warnings,
     })

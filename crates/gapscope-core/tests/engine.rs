@@ -361,3 +361,26 @@ fn missing_values_are_left_out_and_said() {
         .iter()
         .any(|w| w.contains("operation GI: left out of the fit for a missing value: b, c")));
 }
+
+#[test]
+fn rankings_by_hand() {
+    // Means: a F 2 O 3; b F 4 O 1; c F 3 O 3 (tie with a on O).
+    let csv = "model,family,TU,RE,GI,PL\na,A,1,3,2,4\nb,B,4,4,1,1\nc,C,3,3,3,3\n";
+    let r = analyze(
+        &read(csv),
+        &Settings {
+            bootstrap: 0,
+            ..Settings::default()
+        },
+    )
+    .unwrap();
+    let k = &r.rankings;
+    assert_eq!(k.foundational_mean, [2.0, 4.0, 3.0].map(Some).to_vec());
+    assert_eq!(k.operation_mean, [3.0, 1.0, 3.0].map(Some).to_vec());
+    assert_eq!(k.foundational_rank, [3.0, 1.0, 2.0].map(Some).to_vec());
+    assert_eq!(k.operation_rank, [1.5, 3.0, 1.5].map(Some).to_vec());
+    // ρ between means: ranks (1,3,2) vs (2.5,1,2.5) => Pearson of ranks by hand:
+    // x = 1,3,2 (mean 2) ; y = 2.5,1,2.5 (mean 2): sxy = (-1)(0.5)+(1)(-1)+0 = -1.5,
+    // sxx = 2, syy = 0.25+1+0.25 = 1.5 => -1.5/sqrt(3)
+    close(k.spearman.unwrap(), -1.5 / 3f64.sqrt(), "ρ");
+}

@@ -1,0 +1,593 @@
+//! Figures as standalone SVG text: the same string is shown on the page (with
+//! hover and click handled by delegation on `data-*` attributes) and exported
+//! as a file. Plain functions, tested on the host.
+
+use std::fmt::Write as _;
+
+/// Okabe–Ito, a palette distinguishable with the common colour-vision deficiencies.
+pub const FAMILY_COLOURS: [&str; 8] = [
+    "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000",
+];
+
+const W: f64 = 440.0;
+const H: f64 = 340.0;
+const ML: f64 = 56.0;
+const MR: f64 = 16.0;
+const MT: f64 = 30.0;
+const MB: f64 = 46.0;
+const AXIS: &str = "#555";
+const GRID: &str = "#e3e3e3";
+
+/// Escape text for SVG/XML.
+pub fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// About five round tick values covering [lo, hi].
+pub fn nice_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    if !(lo.is_finite() && hi.is_finite()) || hi <= lo {
+        return vec![lo];
+    }
+    let raw = (hi - lo) / 5.0;
+    let mag = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 2.5, 5.0, 10.0]
+        .iter()
+        .map(|m| m * mag)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * mag);
+    let start = (lo / step).ceil() * step;
+    let mut ticks = Vec::new();
+    let mut t = start;
+    while t <= hi + step * 1e-9 {
+        ticks.push(if t.abs() < step * 1e-9 { 0.0 } else { t });
+        t += step;
+    }
+    ticks
+}
+
+fn tick_label(v: f64) -> String {
+    if v == 0.0 {
+        "0".into()
+    } else if v.abs() >= 1000.0 {
+        format!("{v:.0}").replace('-', "−")
+    } else if v.abs() < 0.01 {
+        format!("{v:.0e}").replace('-', "−")
+    } else {
+        let s = format!("{v:.2}");
+        let s = s.trim_end_matches('0').trim_end_matches('.').to_string();
+        s.replace('-', "−")
+    }
+}
+
+/// A linear or log10 scale from data to pixels.
+#[derive(Clone, Copy, Debug)]
+struct Scale {
+    d0: f64,
+    d1: f64,
+    r0: f64,
+    r1: f64,
+    log: bool,
+}
+
+impl Scale {
+    fn at(&self, v: f64) -> f64 {
+        let (v, d0, d1) = if self.log {
+            (v.log10(), self.d0.log10(), self.d1.log10())
+        } else {
+            (v, self.d0, self.d1)
+        };
+        if d1 == d0 {
+            return (self.r0 + self.r1) / 2.0;
+        }
+        self.r0 + (v - d0) / (d1 - d0) * (self.r1 - self.r0)
+    }
+}
+
+fn padded(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for v in values.filter(|v| v.is_finite()) {
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    if !lo.is_finite() {
+        return (0.0, 1.0);
+    }
+    if hi == lo {
+        return (lo - 1.0, hi + 1.0);
+    }
+    let pad = (hi - lo) * 0.06;
+    (lo - pad, hi + pad)
+}
+
+fn open(out: &mut String, title: &str, desc: &str) {
+    let _ = write!(
+        out,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W}" height="{H}" role="img" aria-label="{t}" font-family="system-ui, sans-serif" font-size="11"><title>{t}</title><desc>{d}</desc><rect width="{W}" height="{H}" fill="#ffffff"/><text x="{x}" y="18" font-size="13" font-weight="600" fill="#222">{t}</text>"##,
+        t = esc(title),
+        d = esc(desc),
+        x = ML,
+    );
+}
+
+fn axes(
+    out: &mut String,
+    xs: &Scale,
+    ys: &Scale,
+    xticks: &[f64],
+    yticks: &[f64],
+    x_label: &str,
+    y_label: &str,
+) {
+    for &t in yticks {
+        let y = ys.at(t);
+        let _ = write!(
+            out,
+            r##"<line x1="{ML}" x2="{x2}" y1="{y:.1}" y2="{y:.1}" stroke="{GRID}"/><text x="{tx}" y="{ty:.1}" text-anchor="end" fill="{AXIS}">{l}</text>"##,
+            x2 = W - MR,
+            tx = ML - 5.0,
+            ty = y + 3.5,
+            l = tick_label(t)
+        );
+    }
+    for &t in xticks {
+        let x = xs.at(t);
+        let _ = write!(
+            out,
+            r##"<line x1="{x:.1}" x2="{x:.1}" y1="{MT}" y2="{y2}" stroke="{GRID}"/><text x="{x:.1}" y="{ty}" text-anchor="middle" fill="{AXIS}">{l}</text>"##,
+            y2 = H - MB,
+            ty = H - MB + 14.0,
+            l = tick_label(t)
+        );
+    }
+    let _ = write!(
+        out,
+        r##"<rect x="{ML}" y="{MT}" width="{w}" height="{h}" fill="none" stroke="{AXIS}"/><text x="{cx}" y="{ly}" text-anchor="middle" fill="#333">{xl}</text><text transform="translate(14 {cy}) rotate(-90)" text-anchor="middle" fill="#333">{yl}</text>"##,
+        w = W - ML - MR,
+        h = H - MT - MB,
+        cx = (ML + W - MR) / 2.0,
+        ly = H - 10.0,
+        cy = (MT + H - MB) / 2.0,
+        xl = esc(x_label),
+        yl = esc(y_label)
+    );
+}
+
+/// A point of a scatter plot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+    pub label: String,
+    pub colour: String,
+    /// Hover text.
+    pub tip: String,
+    pub highlight: bool,
+}
+
+/// A scatter plot, optionally with the line y = x.
+pub fn scatter(
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    points: &[Point],
+    equality: bool,
+) -> String {
+    let mut out = String::new();
+    open(
+        &mut out,
+        title,
+        &format!(
+            "Scatter plot of {y_label} against {x_label}, {} points",
+            points.len()
+        ),
+    );
+    let (mut x0, mut x1) = padded(points.iter().map(|p| p.x));
+    let (mut y0, mut y1) = padded(points.iter().map(|p| p.y));
+    if equality {
+        x0 = x0.min(y0);
+        y0 = x0;
+        x1 = x1.max(y1);
+        y1 = x1;
+    }
+    let xs = Scale {
+        d0: x0,
+        d1: x1,
+        r0: ML,
+        r1: W - MR,
+        log: false,
+    };
+    let ys = Scale {
+        d0: y0,
+        d1: y1,
+        r0: H - MB,
+        r1: MT,
+        log: false,
+    };
+    axes(
+        &mut out,
+        &xs,
+        &ys,
+        &nice_ticks(x0, x1),
+        &nice_ticks(y0, y1),
+        x_label,
+        y_label,
+    );
+    if equality {
+        let _ = write!(
+            out,
+            r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#888" stroke-dasharray="5 4"/>"##,
+            xs.at(x0),
+            ys.at(x0),
+            xs.at(x1),
+            ys.at(x1)
+        );
+    }
+    // Highlighted points last, so they are drawn on top.
+    let mut order: Vec<&Point> = points.iter().collect();
+    order.sort_by_key(|p| p.highlight);
+    for p in order {
+        let (cx, cy) = (xs.at(p.x), ys.at(p.y));
+        let (r, stroke) = if p.highlight {
+            (7.0, "#111")
+        } else {
+            (4.5, "#fff")
+        };
+        let _ = write!(
+            out,
+            r##"<g class="pt" data-tip="{tip}" tabindex="0"><circle cx="{cx:.1}" cy="{cy:.1}" r="{r}" fill="{c}" stroke="{stroke}" stroke-width="1.5"/>"##,
+            tip = esc(&p.tip),
+            c = p.colour
+        );
+        if p.highlight || points.len() <= 20 {
+            let _ = write!(
+                out,
+                r##"<text x="{:.1}" y="{:.1}" fill="#333" font-size="{}">{}</text>"##,
+                cx + r + 2.0,
+                cy + 3.5,
+                if p.highlight { 12 } else { 9 },
+                esc(&p.label)
+            );
+        }
+        out.push_str("</g>");
+    }
+    out.push_str("</svg>");
+    out
+}
+
+/// A horizontal bar of a bar chart, with an optional interval.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bar {
+    pub label: String,
+    pub value: Option<f64>,
+    pub ci: Option<[f64; 2]>,
+    pub tip: String,
+}
+
+/// Horizontal bars from 0 with interval whiskers.
+pub fn bars(title: &str, x_label: &str, items: &[Bar]) -> String {
+    let mut out = String::new();
+    open(
+        &mut out,
+        title,
+        &format!(
+            "Bar chart of {x_label} for {} items, with 95% intervals",
+            items.len()
+        ),
+    );
+    let all = items
+        .iter()
+        .flat_map(|b| b.value.into_iter().chain(b.ci.into_iter().flatten()))
+        .chain([0.0]);
+    let (x0, x1) = padded(all);
+    let xs = Scale {
+        d0: x0,
+        d1: x1,
+        r0: ML,
+        r1: W - MR,
+        log: false,
+    };
+    let band = (H - MT - MB) / items.len().max(1) as f64;
+    axes(
+        &mut out,
+        &xs,
+        &Scale {
+            d0: 0.0,
+            d1: 1.0,
+            r0: H - MB,
+            r1: MT,
+            log: false,
+        },
+        &nice_ticks(x0, x1),
+        &[],
+        x_label,
+        "",
+    );
+    let zero = xs.at(0.0);
+    for (i, b) in items.iter().enumerate() {
+        let yc = MT + band * (i as f64 + 0.5);
+        let _ = write!(
+            out,
+            r##"<g class="pt" data-tip="{}" tabindex="0">"##,
+            esc(&b.tip)
+        );
+        let _ = write!(
+            out,
+            r##"<text x="{:.1}" y="{:.1}" text-anchor="end" fill="#333">{}</text>"##,
+            ML - 5.0,
+            yc + 3.5,
+            esc(&b.label)
+        );
+        if let Some(v) = b.value {
+            let x = xs.at(v);
+            let _ = write!(
+                out,
+                r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{}"/>"##,
+                x.min(zero),
+                yc - band * 0.3,
+                (x - zero).abs(),
+                band * 0.6,
+                if v >= 0.0 { "#4a7fb5" } else { "#c0504d" }
+            );
+        }
+        if let Some([lo, hi]) = b.ci {
+            let (a, c) = (xs.at(lo), xs.at(hi));
+            let _ = write!(
+                out,
+                r##"<line x1="{a:.1}" x2="{c:.1}" y1="{yc:.1}" y2="{yc:.1}" stroke="#222" stroke-width="1.5"/><line x1="{a:.1}" x2="{a:.1}" y1="{:.1}" y2="{:.1}" stroke="#222"/><line x1="{c:.1}" x2="{c:.1}" y1="{:.1}" y2="{:.1}" stroke="#222"/>"##,
+                yc - 4.0,
+                yc + 4.0,
+                yc - 4.0,
+                yc + 4.0
+            );
+        }
+        out.push_str("</g>");
+    }
+    let _ = write!(
+        out,
+        r##"<line x1="{zero:.1}" x2="{zero:.1}" y1="{MT}" y2="{}" stroke="#222"/>"##,
+        H - MB
+    );
+    out.push_str("</svg>");
+    out
+}
+
+/// One series of a line chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    pub name: String,
+    pub colour: String,
+    pub dash: &'static str,
+    pub values: Vec<Option<f64>>,
+}
+
+/// Lines over a log-scaled x axis, with a vertical marker.
+pub fn log_lines(
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    x: &[f64],
+    series: &[Series],
+    marker: Option<f64>,
+) -> String {
+    let mut out = String::new();
+    open(
+        &mut out,
+        title,
+        &format!(
+            "Line chart of {y_label} against {x_label} (log scale), {} series",
+            series.len()
+        ),
+    );
+    let (x0, x1) = (
+        x.first().copied().unwrap_or(1.0),
+        x.last().copied().unwrap_or(10.0),
+    );
+    let (y0, y1) = padded(
+        series
+            .iter()
+            .flat_map(|s| s.values.iter().flatten().copied()),
+    );
+    let xs = Scale {
+        d0: x0,
+        d1: x1,
+        r0: ML,
+        r1: W - MR,
+        log: true,
+    };
+    let ys = Scale {
+        d0: y0,
+        d1: y1,
+        r0: H - MB,
+        r1: MT,
+        log: false,
+    };
+    let decades: Vec<f64> = (x0.log10().ceil() as i32..=x1.log10().floor() as i32)
+        .map(|e| 10f64.powi(e))
+        .collect();
+    axes(
+        &mut out,
+        &xs,
+        &ys,
+        &decades,
+        &nice_ticks(y0, y1),
+        x_label,
+        y_label,
+    );
+    if let Some(m) = marker {
+        let mx = xs.at(m);
+        let _ = write!(
+            out,
+            r##"<line x1="{mx:.1}" x2="{mx:.1}" y1="{MT}" y2="{}" stroke="#999" stroke-dasharray="3 3"/><text x="{:.1}" y="{}" fill="#666">α = {}</text>"##,
+            H - MB,
+            mx + 3.0,
+            MT + 12.0,
+            tick_label(m)
+        );
+    }
+    for (k, s) in series.iter().enumerate() {
+        let mut d = String::new();
+        for (xv, yv) in x.iter().zip(&s.values) {
+            if let Some(yv) = yv {
+                let _ = write!(
+                    d,
+                    "{}{:.1},{:.1}",
+                    if d.is_empty() { "M" } else { " L" },
+                    xs.at(*xv),
+                    ys.at(*yv)
+                );
+            }
+        }
+        let _ = write!(
+            out,
+            r##"<path d="{d}" fill="none" stroke="{c}" stroke-width="2" stroke-dasharray="{dash}"/><g transform="translate({lx} {ly})"><line x1="0" x2="18" y1="0" y2="0" stroke="{c}" stroke-width="2" stroke-dasharray="{dash}"/><text x="22" y="4" fill="#333">{n}</text></g>"##,
+            c = s.colour,
+            dash = s.dash,
+            lx = W - MR - 90.0,
+            ly = MT + 14.0 + 14.0 * k as f64,
+            n = esc(&s.name)
+        );
+        for (xv, yv) in x.iter().zip(&s.values) {
+            if let Some(yv) = yv {
+                let _ = write!(
+                    out,
+                    r##"<circle class="pt" cx="{:.1}" cy="{:.1}" r="2.5" fill="{}" data-tip="{}: α = {}, {} = {:.3}"/>"##,
+                    xs.at(*xv),
+                    ys.at(*yv),
+                    s.colour,
+                    esc(&s.name),
+                    tick_label(*xv),
+                    esc(y_label),
+                    yv
+                );
+            }
+        }
+    }
+    out.push_str("</svg>");
+    out
+}
+
+/// A slope chart: each item's rank on the left and on the right.
+pub fn slope(
+    title: &str,
+    left: &str,
+    right: &str,
+    items: &[(String, Option<f64>, Option<f64>, String, String)],
+) -> String {
+    let mut out = String::new();
+    let h = (MT + 30.0 + 18.0 * items.len() as f64).max(H);
+    let _ = write!(
+        out,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {h}" width="{W}" height="{h}" role="img" aria-label="{t}" font-family="system-ui, sans-serif" font-size="11"><title>{t}</title><desc>Slope chart of model ranks: {l} (left) against {r} (right)</desc><rect width="{W}" height="{h}" fill="#ffffff"/><text x="16" y="18" font-size="13" font-weight="600" fill="#222">{t}</text><text x="140" y="40" text-anchor="middle" fill="#333" font-weight="600">{l}</text><text x="300" y="40" text-anchor="middle" fill="#333" font-weight="600">{r}</text>"##,
+        t = esc(title),
+        l = esc(left),
+        r = esc(right)
+    );
+    let n = items.len().max(1) as f64;
+    let y = |rank: f64| 56.0 + (rank - 1.0) / (n - 1.0).max(1.0) * (h - 80.0);
+    for (label, lr, rr, colour, tip) in items {
+        let _ = write!(
+            out,
+            r##"<g class="pt" data-tip="{}" tabindex="0">"##,
+            esc(tip)
+        );
+        if let (Some(a), Some(b)) = (lr, rr) {
+            let _ = write!(
+                out,
+                r##"<line x1="140" x2="300" y1="{:.1}" y2="{:.1}" stroke="{colour}" stroke-width="2"/>"##,
+                y(*a),
+                y(*b)
+            );
+        }
+        if let Some(a) = lr {
+            let _ = write!(
+                out,
+                r##"<circle cx="140" cy="{0:.1}" r="4" fill="{colour}"/><text x="132" y="{1:.1}" text-anchor="end" fill="#333">{2} {3}</text>"##,
+                y(*a),
+                y(*a) + 3.5,
+                esc(label),
+                tick_label(*a)
+            );
+        }
+        if let Some(b) = rr {
+            let _ = write!(
+                out,
+                r##"<circle cx="300" cy="{0:.1}" r="4" fill="{colour}"/><text x="308" y="{1:.1}" fill="#333">{2} {3}</text>"##,
+                y(*b),
+                y(*b) + 3.5,
+                tick_label(*b),
+                esc(label)
+            );
+        }
+        out.push_str("</g>");
+    }
+    out.push_str("</svg>");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_are_round_and_cover_the_range() {
+        assert_eq!(nice_ticks(0.0, 10.0), vec![0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
+        assert_eq!(nice_ticks(-0.3, 0.9), vec![-0.25, 0.0, 0.25, 0.5, 0.75]);
+        let t = nice_ticks(37.2, 81.9);
+        assert!(t.first().unwrap() >= &37.2 && t.last().unwrap() <= &81.9 && t.len() >= 4);
+    }
+
+    #[test]
+    fn scatter_is_standalone_svg_with_escaped_text() {
+        let pts = vec![
+            Point {
+                x: 1.0,
+                y: 2.0,
+                label: "A<B".into(),
+                colour: "#000".into(),
+                tip: "t&1".into(),
+                highlight: false,
+            },
+            Point {
+                x: 3.0,
+                y: 1.0,
+                label: "C".into(),
+                colour: "#111".into(),
+                tip: "t2".into(),
+                highlight: true,
+            },
+        ];
+        let s = scatter("Obs vs pred", "predicted", "observed", &pts, true);
+        assert!(s.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+        assert!(s.ends_with("</svg>"));
+        assert!(s.contains("A&lt;B") && s.contains("t&amp;1"));
+        assert_eq!(s.matches("<circle").count(), 2);
+        assert!(s.contains("stroke-dasharray=\"5 4\""), "equality line");
+    }
+
+    #[test]
+    fn log_axis_has_decade_ticks_and_marker() {
+        let x: Vec<f64> = (0..25)
+            .map(|k| 10f64.powf(-2.0 + 6.0 * k as f64 / 24.0))
+            .collect();
+        let s = log_lines(
+            "MAE",
+            "alpha",
+            "MAE",
+            &x,
+            &[Series {
+                name: "F".into(),
+                colour: "#000".into(),
+                dash: "",
+                values: x.iter().map(|v| Some(v.ln())).collect(),
+            }],
+            Some(10.0),
+        );
+        for d in ["0.01", "0.1", "1", "10", "100", "1000", "10000"] {
+            assert!(s.contains(&format!(">{d}</text>")), "tick {d} in {s}");
+        }
+        assert!(s.contains("α = 10"));
+    }
+}

@@ -1,0 +1,231 @@
+//! Tables as data: shown on the page and exported as CSV and LaTeX (booktabs)
+//! from the same struct. Numbers keep full precision for CSV and are rounded
+//! for display and LaTeX.
+
+/// A table cell: text, or a number with its display precision.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cell {
+    Text(String),
+    Num {
+        value: Option<f64>,
+        decimals: usize,
+    },
+    /// A 95% interval.
+    Interval {
+        value: Option<[f64; 2]>,
+        decimals: usize,
+    },
+}
+
+impl Cell {
+    pub fn num(value: Option<f64>, decimals: usize) -> Cell {
+        Cell::Num { value, decimals }
+    }
+
+    pub fn text(s: impl Into<String>) -> Cell {
+        Cell::Text(s.into())
+    }
+
+    /// What the page shows.
+    pub fn display(&self) -> String {
+        match self {
+            Cell::Text(s) => s.clone(),
+            Cell::Num { value, decimals } => crate::model::fmt(*value, *decimals),
+            Cell::Interval {
+                value: Some([lo, hi]),
+                decimals,
+            } => {
+                format!(
+                    "[{}, {}]",
+                    crate::model::fmt(Some(*lo), *decimals),
+                    crate::model::fmt(Some(*hi), *decimals)
+                )
+            }
+            Cell::Interval { value: None, .. } => "—".into(),
+        }
+    }
+
+    /// Full precision for machines; empty for undefined.
+    fn csv(&self) -> Vec<String> {
+        match self {
+            Cell::Text(s) => vec![s.clone()],
+            Cell::Num { value, .. } => vec![value.map(|v| v.to_string()).unwrap_or_default()],
+            Cell::Interval { value, .. } => match value {
+                Some([lo, hi]) => vec![lo.to_string(), hi.to_string()],
+                None => vec![String::new(), String::new()],
+            },
+        }
+    }
+
+    fn latex(&self) -> String {
+        match self {
+            Cell::Text(s) => latex_escape(s),
+            Cell::Num {
+                value: Some(v),
+                decimals,
+            } => format!("${v:.decimals$}$"),
+            Cell::Num { value: None, .. } => "--".into(),
+            Cell::Interval {
+                value: Some([lo, hi]),
+                decimals,
+            } => format!("$[{lo:.decimals$}, {hi:.decimals$}]$"),
+            Cell::Interval { value: None, .. } => "--".into(),
+        }
+    }
+}
+
+/// A titled table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    pub title: String,
+    pub headers: Vec<String>,
+    pub rows: Vec<Vec<Cell>>,
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn latex_escape(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\textbackslash{}"),
+            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '~' => out.push_str("\\textasciitilde{}"),
+            '^' => out.push_str("\\textasciicircum{}"),
+            '²' => out.push_str("$^2$"),
+            'ρ' => out.push_str("$\\rho$"),
+            'α' => out.push_str("$\\alpha$"),
+            '−' => out.push('-'),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+impl Table {
+    /// CSV with full-precision numbers; an interval column becomes `_lo`, `_hi`.
+    pub fn to_csv(&self) -> String {
+        let mut header = Vec::new();
+        for (j, h) in self.headers.iter().enumerate() {
+            if self
+                .rows
+                .iter()
+                .any(|r| matches!(r.get(j), Some(Cell::Interval { .. })))
+            {
+                header.push(format!("{h}_lo"));
+                header.push(format!("{h}_hi"));
+            } else {
+                header.push(h.clone());
+            }
+        }
+        let mut out = header
+            .iter()
+            .map(|h| csv_field(h))
+            .collect::<Vec<_>>()
+            .join(",");
+        out.push('\n');
+        for row in &self.rows {
+            let cells: Vec<String> = row
+                .iter()
+                .flat_map(Cell::csv)
+                .map(|c| csv_field(&c))
+                .collect();
+            out.push_str(&cells.join(","));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// A booktabs `tabular` (needs `\usepackage{booktabs}`).
+    pub fn to_latex(&self) -> String {
+        let cols: String = std::iter::once('l')
+            .chain(std::iter::repeat_n(
+                'r',
+                self.headers.len().saturating_sub(1),
+            ))
+            .collect();
+        let mut out = format!(
+            "% {}\n\\begin{{tabular}}{{{cols}}}\n\\toprule\n",
+            latex_escape(&self.title)
+        );
+        out.push_str(
+            &self
+                .headers
+                .iter()
+                .map(|h| latex_escape(h))
+                .collect::<Vec<_>>()
+                .join(" & "),
+        );
+        out.push_str(" \\\\\n\\midrule\n");
+        for row in &self.rows {
+            out.push_str(&row.iter().map(Cell::latex).collect::<Vec<_>>().join(" & "));
+            out.push_str(" \\\\\n");
+        }
+        out.push_str("\\bottomrule\n\\end{tabular}\n");
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t() -> Table {
+        Table {
+            title: "Reward prediction".into(),
+            headers: vec![
+                "Predictors".into(),
+                "ρ".into(),
+                "Q²".into(),
+                "Q² 95%".into(),
+            ],
+            rows: vec![
+                vec![
+                    Cell::text("F+O"),
+                    Cell::num(Some(0.77612), 3),
+                    Cell::num(Some(0.7333333), 3),
+                    Cell::Interval {
+                        value: Some([0.5, 0.9]),
+                        decimals: 2,
+                    },
+                ],
+                vec![
+                    Cell::text("baseline & co"),
+                    Cell::num(None, 3),
+                    Cell::num(Some(0.0), 3),
+                    Cell::Interval {
+                        value: None,
+                        decimals: 2,
+                    },
+                ],
+            ],
+        }
+    }
+
+    #[test]
+    fn csv_keeps_full_precision_and_splits_intervals() {
+        assert_eq!(
+            t().to_csv(),
+            "Predictors,ρ,Q²,Q² 95%_lo,Q² 95%_hi\nF+O,0.77612,0.7333333,0.5,0.9\nbaseline & co,,0,,\n"
+        );
+    }
+
+    #[test]
+    fn latex_is_booktabs_and_escaped() {
+        let l = t().to_latex();
+        assert!(l.contains("\\begin{tabular}{lrrr}\n\\toprule\n"));
+        assert!(l.contains("Predictors & $\\rho$ & Q$^2$ & Q$^2$ 95\\% \\\\\n\\midrule"));
+        assert!(l.contains("F+O & $0.776$ & $0.733$ & $[0.50, 0.90]$ \\\\"));
+        assert!(l.contains("baseline \\& co & -- & $0.000$ & -- \\\\"));
+        assert!(l.ends_with("\\bottomrule\n\\end{tabular}\n"));
+    }
+}
