@@ -469,13 +469,18 @@ pub fn log_lines(
     out
 }
 
+/// One line of a slope chart: a label, its rank on each side, colour, hover text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SlopeItem {
+    pub label: String,
+    pub left: Option<f64>,
+    pub right: Option<f64>,
+    pub colour: String,
+    pub tip: String,
+}
+
 /// A slope chart: each item's rank on the left and on the right.
-pub fn slope(
-    title: &str,
-    left: &str,
-    right: &str,
-    items: &[(String, Option<f64>, Option<f64>, String, String)],
-) -> String {
+pub fn slope(title: &str, left: &str, right: &str, items: &[SlopeItem]) -> String {
     let mut out = String::new();
     let h = (MT + 30.0 + 18.0 * items.len() as f64).max(H);
     let _ = write!(
@@ -487,7 +492,14 @@ pub fn slope(
     );
     let n = items.len().max(1) as f64;
     let y = |rank: f64| 56.0 + (rank - 1.0) / (n - 1.0).max(1.0) * (h - 80.0);
-    for (label, lr, rr, colour, tip) in items {
+    for SlopeItem {
+        label,
+        left: lr,
+        right: rr,
+        colour,
+        tip,
+    } in items
+    {
         let _ = write!(
             out,
             r##"<g class="pt" data-tip="{}" tabindex="0">"##,

@@ -6,7 +6,7 @@ use gapscope_core::analysis::{Fit, Report};
 use gapscope_core::crossval::distinct_in_order;
 use gapscope_core::ProfileTable;
 
-use crate::chart::{self, Bar, Point, Series, FAMILY_COLOURS};
+use crate::chart::{self, Bar, Point, Series, SlopeItem, FAMILY_COLOURS};
 use crate::model::fmt;
 use crate::table::{Cell, Table};
 
@@ -91,11 +91,9 @@ pub fn association_scatter(t: &ProfileTable, r: &Report, j: usize, k: usize) -> 
     chart::scatter(&title, f, o, &points, false)
 }
 
-fn ci(fit: &Fit) -> (Option<[f64; 2]>, Option<[f64; 2]>, Option<[f64; 2]>) {
-    match &fit.ci95 {
-        Some(c) => (c.q2, c.mae, c.rmse),
-        None => (None, None, None),
-    }
+/// The Q² and MAE intervals of a fit, when it has intervals.
+fn q2_mae_ci(fit: &Fit) -> (Option<[f64; 2]>, Option<[f64; 2]>) {
+    fit.ci95.as_ref().map_or((None, None), |c| (c.q2, c.mae))
 }
 
 /// Q² per operation with intervals: the table and the bar chart.
@@ -103,7 +101,7 @@ pub fn predictability(r: &Report) -> (Table, String) {
     let mut rows = Vec::new();
     let mut bars = Vec::new();
     for (op, fit) in &r.operations {
-        let (q2ci, _, _) = ci(fit);
+        let (q2ci, _) = q2_mae_ci(fit);
         rows.push(vec![
             Cell::text(op),
             Cell::num(fit.q2, 3),
@@ -302,7 +300,7 @@ pub fn reward(r: &Report) -> Option<(Table, Table, Vec<String>)> {
         ("Operation profile O", &o.o),
         ("Joint profile F+O", &o.fo),
     ] {
-        let (q2ci, maeci, _) = ci(fit);
+        let (q2ci, maeci) = q2_mae_ci(fit);
         rows.push(vec![
             Cell::text(name),
             Cell::num(fit.spearman, 3),
@@ -499,21 +497,19 @@ pub fn rankings(r: &Report) -> (Table, String) {
     let k = &r.rankings;
     let colours = family_colours(&r.families);
     let items: Vec<_> = (0..r.models.len())
-        .map(|i| {
-            (
-                r.models[i].clone(),
-                k.foundational_rank[i],
-                k.operation_rank[i],
-                colours[i].clone(),
-                format!(
-                    "{}: foundational mean {} (rank {}), operation mean {} (rank {})",
-                    r.models[i],
-                    fmt(k.foundational_mean[i], 1),
-                    fmt(k.foundational_rank[i], 1),
-                    fmt(k.operation_mean[i], 1),
-                    fmt(k.operation_rank[i], 1)
-                ),
-            )
+        .map(|i| SlopeItem {
+            label: r.models[i].clone(),
+            left: k.foundational_rank[i],
+            right: k.operation_rank[i],
+            colour: colours[i].clone(),
+            tip: format!(
+                "{}: foundational mean {} (rank {}), operation mean {} (rank {})",
+                r.models[i],
+                fmt(k.foundational_mean[i], 1),
+                fmt(k.foundational_rank[i], 1),
+                fmt(k.operation_mean[i], 1),
+                fmt(k.operation_rank[i], 1)
+            ),
         })
         .collect();
     let svg = chart::slope(
