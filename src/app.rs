@@ -1,11 +1,16 @@
-//! The leptos components. They hold signals and render view models from
-//! `crate::model`; every number comes from the worker's core report.
+//! The leptos components. State lives in [`Workbench`] (signals, outside any
+//! component); components render view models from `crate::views`,
+//! `crate::model` and `crate::chart`; every number comes from the worker's
+//! core report.
 
-use gapscope_worker::{Analysis, Request, Source, EXAMPLE_LABEL};
+use gapscope_worker::{Analysis, Pair, Request, Source, EXAMPLE_LABEL};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::model::{correlation_heatmap, fmt, gap_heatmap, CorrelationKind, Heatmap};
+use crate::table::Table;
+use crate::views::{self, GapOrder, VIEWS};
+use crate::web;
 use crate::worker_client::WorkerClient;
 
 /// Mount the app on `<body>`.
@@ -14,12 +19,162 @@ pub fn start() {
     leptos::mount::mount_to_body(App);
 }
 
-/// The hover card of a heatmap cell: its text and the pointer position.
+/// The hover card: its text and the pointer position.
 #[derive(Clone, Debug, PartialEq)]
 struct Hover {
     text: String,
     x: i32,
     y: i32,
+}
+
+/// Analysis settings as the user typed them (validated before use).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Knobs {
+    alpha: f64,
+    bootstrap: usize,
+    seed: u64,
+}
+
+/// The whole page state.
+#[derive(Clone, Copy)]
+struct Workbench {
+    client: StoredValue<WorkerClient, LocalStorage>,
+    analysis: RwSignal<Option<Analysis>>,
+    error: RwSignal<Option<String>>,
+    busy: RwSignal<Option<String>>,
+    generation: StoredValue<u64>,
+    source: StoredValue<Source>,
+    knobs: RwSignal<Knobs>,
+    pair: RwSignal<Option<Pair>>,
+    view: RwSignal<String>,
+    hover: RwSignal<Option<Hover>>,
+    corr_kind: RwSignal<CorrelationKind>,
+    gap_order: RwSignal<GapOrder>,
+    assoc_cell: RwSignal<Option<(usize, usize)>>,
+    gap_cell: RwSignal<Option<(usize, String)>>,
+}
+
+impl Workbench {
+    fn new() -> Self {
+        let mut knobs = Knobs {
+            alpha: 10.0,
+            bootstrap: gapscope_core::Settings::default().bootstrap,
+            seed: 0,
+        };
+        let mut view = "gaps".to_string();
+        let mut corr = CorrelationKind::Pearson;
+        for (k, v) in web::query() {
+            match k.as_str() {
+                "view" if VIEWS.iter().any(|(id, _, _)| *id == v) => view = v,
+                "alpha" => {
+                    knobs.alpha = v
+                        .parse()
+                        .ok()
+                        .filter(|a: &f64| *a > 0.0 && a.is_finite())
+                        .unwrap_or(knobs.alpha)
+                }
+                "B" => {
+                    knobs.bootstrap = v
+                        .parse()
+                        .ok()
+                        .filter(|b| *b <= gapscope_core::analysis::MAX_BOOTSTRAP)
+                        .unwrap_or(knobs.bootstrap)
+                }
+                "seed" => knobs.seed = v.parse().unwrap_or(knobs.seed),
+                "corr" if v == "spearman" => corr = CorrelationKind::Spearman,
+                _ => {}
+            }
+        }
+        Workbench {
+            client: StoredValue::new_local(WorkerClient::spawn()),
+            analysis: RwSignal::new(None),
+            error: RwSignal::new(None),
+            busy: RwSignal::new(None),
+            generation: StoredValue::new(0),
+            source: StoredValue::new(Source::Example),
+            knobs: RwSignal::new(knobs),
+            pair: RwSignal::new(None),
+            view: RwSignal::new(view),
+            hover: RwSignal::new(None),
+            corr_kind: RwSignal::new(corr),
+            gap_order: RwSignal::new(GapOrder::Input),
+            assoc_cell: RwSignal::new(None),
+            gap_cell: RwSignal::new(None),
+        }
+    }
+
+    /// Analyse `source` with the current settings. Only the newest request's
+    /// answer is applied; a failed one leaves the previous analysis on screen.
+    fn run(self, source: Source) {
+        let label = match &source {
+            Source::Example => EXAMPLE_LABEL.to_string(),
+            Source::File { name, .. } => name.clone(),
+        };
+        let k = self.knobs.get_untracked();
+        let request = Request {
+            source: source.clone(),
+            alpha: k.alpha,
+            bootstrap: k.bootstrap,
+            seed: k.seed,
+            roles: Default::default(),
+            pair: self.pair.get_untracked(),
+        };
+        let id = self.generation.get_value() + 1;
+        self.generation.set_value(id);
+        self.busy.set(Some(label));
+        let answer = self.client.with_value(|c| c.run(&request));
+        spawn_local(async move {
+            let result = answer.await;
+            if self.generation.get_value() != id {
+                return;
+            }
+            self.busy.set(None);
+            match result {
+                Ok(a) => {
+                    self.source.set_value(source);
+                    self.analysis.set(Some(a));
+                    self.error.set(None);
+                }
+                Err(e) => self.error.set(Some(e)),
+            }
+        });
+    }
+
+    /// Re-run the current source (after a settings change).
+    fn rerun(self) {
+        self.run(self.source.get_value());
+    }
+
+    /// Stop waiting for the running analysis: its answer is discarded and a
+    /// fresh worker takes the next requests.
+    fn cancel(self) {
+        self.generation.set_value(self.generation.get_value() + 1);
+        self.client.set_value(WorkerClient::spawn());
+        self.busy.set(None);
+    }
+
+    fn open_file(self, file: web_sys::File) {
+        let name = file.name();
+        spawn_local(async move {
+            match read_text(&file).await {
+                Ok(text) => self.run(Source::File { name, text }),
+                Err(e) => self.error.set(Some(format!("{name}: {e}"))),
+            }
+        });
+    }
+
+    fn file_stem(self) -> String {
+        self.analysis.with_untracked(|a| {
+            a.as_ref()
+                .map(|a| {
+                    a.source
+                        .trim_end_matches(".csv")
+                        .trim_end_matches(".json")
+                        .replace(' ', "-")
+                })
+                .unwrap_or_else(|| "gapscope".into())
+        })
+    }
 }
 
 /// Read a dropped or picked file as UTF-8 text, with the offset of a bad byte.
@@ -38,62 +193,22 @@ async fn read_text(file: &web_sys::File) -> Result<String, String> {
 
 #[component]
 fn App() -> impl IntoView {
-    let client = StoredValue::new_local(WorkerClient::spawn());
-    let analysis = RwSignal::new(None::<Analysis>);
-    let error = RwSignal::new(None::<String>);
-    let busy = RwSignal::new(None::<String>);
-    let generation = StoredValue::new(0u64);
-    let hover = RwSignal::new(None::<Hover>);
-    let corr_kind = RwSignal::new(CorrelationKind::Pearson);
+    let wb = Workbench::new();
+    wb.run(Source::Example);
 
-    // Send one request to the worker; only the newest request's answer is applied,
-    // and a failed one leaves the previous analysis on screen.
-    let submit = move |source: Source| {
-        let label = match &source {
-            Source::Example => EXAMPLE_LABEL.to_string(),
-            Source::File { name, .. } => name.clone(),
-        };
-        let id = generation.get_value() + 1;
-        generation.set_value(id);
-        busy.set(Some(label));
-        let request = Request {
-            source,
-            alpha: gapscope_core::Alpha::DEFAULT.get(),
-            bootstrap: gapscope_core::Settings::default().bootstrap,
-            seed: 0,
-            roles: Default::default(),
-        };
-        let answer = client.with_value(|c| c.run(&request));
-        spawn_local(async move {
-            let result = answer.await;
-            if generation.get_value() != id {
-                return;
-            }
-            busy.set(None);
-            match result {
-                Ok(a) => {
-                    analysis.set(Some(a));
-                    error.set(None);
-                }
-                Err(e) => error.set(Some(e)),
-            }
-        });
-    };
-    let open_file = move |file: web_sys::File| {
-        let name = file.name();
-        spawn_local(async move {
-            match read_text(&file).await {
-                Ok(text) => submit(Source::File { name, text }),
-                Err(e) => error.set(Some(format!("{name}: {e}"))),
-            }
-        });
-    };
-    submit(Source::Example);
-
-    let gaps = Memo::new(move |_| analysis.with(|a| a.as_ref().map(|a| gap_heatmap(&a.report))));
-    let corr = Memo::new(move |_| {
-        let kind = corr_kind.get();
-        analysis.with(|a| a.as_ref().map(|a| correlation_heatmap(&a.report, kind)))
+    // Settings and view live in the URL, so a view can be shared as a link.
+    Effect::new(move |_| {
+        let k = wb.knobs.get();
+        let mut q = vec![
+            ("view", wb.view.get()),
+            ("alpha", k.alpha.to_string()),
+            ("B", k.bootstrap.to_string()),
+            ("seed", k.seed.to_string()),
+        ];
+        if wb.corr_kind.get() == CorrelationKind::Spearman {
+            q.push(("corr", "spearman".into()));
+        }
+        web::set_query(&q);
     });
 
     view! {
@@ -102,41 +217,46 @@ fn App() -> impl IntoView {
             <p class="tagline">"Capability realization gaps: where agents execute above or below what their foundational profile predicts. Everything runs in this page; no file leaves your machine."</p>
         </header>
         <main>
-            <DropZone on_file=open_file on_example=move || submit(Source::Example) />
-            <Status busy=busy />
-            {move || error.get().map(|e| view! {
+            <DropZone wb=wb />
+            <SettingsBar wb=wb />
+            <Status wb=wb />
+            {move || wb.error.get().map(|e| view! {
                 <div class="error" role="alert" data-testid="error">
-                    <strong>"Could not analyse the file. "</strong>
+                    <strong>"Could not analyse. "</strong>
                     <span data-testid="error-message">{e}</span>
-                    {move || analysis.with(|a| a.is_some()).then(|| view! {
+                    {move || wb.analysis.with(|a| a.is_some()).then(|| view! {
                         <span class="keep">" The previous analysis is still shown below."</span>
                     })}
                 </div>
             })}
-            {move || analysis.get().map(|a| view! { <Summary analysis=a /> })}
-            <section class="panel">
-                <h2>"Realization gaps" <SyntheticMark analysis=analysis /></h2>
-                <p class="explain">"Observed operation score minus its family-held-out ridge prediction from the foundational profile (α = 10). Blue: execution above what the foundational profile predicts; red: below. One symmetric scale; hover a cell for the numbers."</p>
-                {move || gaps.get().map(|h| view! { <HeatmapView heatmap=h testid="gap-heatmap" corner="model" hover=hover /> })}
-            </section>
-            <section class="panel">
-                <h2>"Foundational × operation association" <SyntheticMark analysis=analysis /></h2>
-                <p class="explain">"Correlation across models between each foundational dimension (rows) and each operation (columns); undefined cells (fewer than 3 pairs, a constant column) are grey."</p>
-                <div class="toggle" role="radiogroup" aria-label="correlation">
-                    {[CorrelationKind::Pearson, CorrelationKind::Spearman].into_iter().map(|k| view! {
-                        <button
-                            role="radio"
-                            aria-checked=move || (corr_kind.get() == k).to_string()
-                            class:on=move || corr_kind.get() == k
-                            on:click=move |_| corr_kind.set(k)
-                        >{k.label()}</button>
-                    }).collect_view()}
-                </div>
-                {move || corr.get().map(|h| view! { <HeatmapView heatmap=h testid="correlation-heatmap" corner="F \\ O" hover=hover /> })}
+            {move || wb.analysis.get().map(|a| view! { <Summary analysis=a /> })}
+            <nav class="views" aria-label="views" role="tablist">
+                {VIEWS.iter().map(|(id, label, _)| {
+                    let id = id.to_string();
+                    let id2 = id.clone();
+                    let id3 = id.clone();
+                    view! {
+                        <button role="tab" data-view=id.clone()
+                            aria-selected=move || (wb.view.get() == id2).to_string()
+                            class:on=move || wb.view.get() == id3
+                            on:click=move |_| wb.view.set(id.clone())>{*label}</button>
+                    }
+                }).collect_view()}
+            </nav>
+            <section class="panel" data-testid="view" data-view=move || wb.view.get()>
+                {move || {
+                    let id = wb.view.get();
+                    let (_, label, explain) = VIEWS.iter().find(|(v, _, _)| *v == id).copied().unwrap_or(VIEWS[3]);
+                    view! {
+                        <h2>{label} <SyntheticMark wb=wb /></h2>
+                        <p class="explain">{explain}</p>
+                        <CurrentView wb=wb id=id />
+                    }
+                }}
             </section>
         </main>
-        <footer>"gapscope — offline workbench for agent-evaluation artifacts. Synthetic data is labelled as such wherever it appears."</footer>
-        {move || hover.get().map(|h| view! {
+        <footer>"gapscope " {env!("CARGO_PKG_VERSION")} " — offline workbench for agent-evaluation artifacts. Synthetic data is labelled as such wherever it appears."</footer>
+        {move || wb.hover.get().map(|h| view! {
             <div class="tooltip" role="tooltip" data-testid="tooltip"
                  style=format!("left: {}px; top: {}px", h.x + 14, h.y + 14)>
                 {h.text.lines().map(|l| view! { <div>{l.to_string()}</div> }).collect_view()}
@@ -146,11 +266,212 @@ fn App() -> impl IntoView {
 }
 
 #[component]
-fn DropZone<F, E>(on_file: F, on_example: E) -> impl IntoView
-where
-    F: Fn(web_sys::File) + Copy + 'static,
-    E: Fn() + Copy + 'static,
-{
+fn CurrentView(wb: Workbench, id: String) -> impl IntoView {
+    move || {
+        let Some(a) = wb.analysis.get() else {
+            return view! { <p class="explain">"Analysing…"</p> }.into_any();
+        };
+        let r = &a.report;
+        match id.as_str() {
+            "data" => view! {
+                <p class="detail">{format!("Dimensions: foundational {}; operations {}.", r.dimensions.foundational.join(", "), r.dimensions.operations.join(", "))}
+                    {(!a.table.ignored.is_empty()).then(|| format!(" Ignored columns: {}.", a.table.ignored.join(", ")))}</p>
+                <TableView table=views::data_table(&a.table) wb=wb />
+            }.into_any(),
+            "association" => {
+                let table = a.table.clone();
+                let report = a.report.clone();
+                view! {
+                    <CorrelationToggle wb=wb />
+                    {move || view! { <HeatmapView heatmap=correlation_heatmap(&report, wb.corr_kind.get()) testid="correlation-heatmap" corner="F \\ O" wb=wb
+                        on_pick=Callback::new(move |(j, k): (usize, usize)| wb.assoc_cell.set(Some((j, k)))) /> }}
+                    {move || wb.assoc_cell.get().filter(|(j, k)| *j < table.foundational.names.len() && *k < table.operations.names.len()).map(|(j, k)| {
+                        view! { <Figure svg=views::association_scatter(&table, &a.report, j, k) name=format!("association-{}-{}", table.foundational.names[j], table.operations.names[k]) wb=wb testid="association-scatter" /> }
+                    })}
+                }.into_any()
+            }
+            "predictability" => {
+                let (t, svg) = views::predictability(r);
+                view! { <Figure svg=svg name="predictability".into() wb=wb testid="predictability-chart" /> <TableView table=t wb=wb /> }.into_any()
+            }
+            "gaps" => view! { <GapsView wb=wb analysis=a.clone() /> }.into_any(),
+            "overall" => {
+                let (t, line, svg) = views::overall(r);
+                view! { <p class="detail" data-testid="overall-line">{line}</p> <Figure svg=svg name="overall-gap".into() wb=wb testid="overall-chart" /> <TableView table=t wb=wb /> }.into_any()
+            }
+            "reward" => match views::reward(r) {
+                Some((t, d, panels)) => view! {
+                    <TableView table=t wb=wb />
+                    <TableView table=d wb=wb />
+                    <div class="figures">
+                        {panels.into_iter().zip(["F", "O", "F+O"]).map(|(svg, n)| view! { <Figure svg=svg name=format!("reward-{n}") wb=wb testid="reward-chart" /> }).collect_view()}
+                    </div>
+                }.into_any(),
+                None => view! { <p class="detail">"No reward column in this data: reward prediction needs one (named reward, or assigned as outcome)."</p> }.into_any(),
+            },
+            "penalty" => match views::penalty(r) {
+                Some((charts, nested)) => view! {
+                    <div class="figures">
+                        {charts.into_iter().zip(["mae", "rho", "q2"]).map(|(svg, n)| view! { <Figure svg=svg name=format!("penalty-{n}") wb=wb testid="penalty-chart" /> }).collect_view()}
+                    </div>
+                    {nested.map(|t| view! { <TableView table=t wb=wb /> })}
+                }.into_any(),
+                None => view! { <p class="detail">"No reward column in this data: penalty sensitivity is computed for reward prediction."</p> }.into_any(),
+            },
+            "sensitivity" => view! { <SensitivityView wb=wb analysis=a.clone() /> }.into_any(),
+            "rankings" => {
+                let (t, svg) = views::rankings(r);
+                view! { <p class="detail">{format!("Spearman ρ between the two means: {}.", fmt(r.rankings.spearman, 3))}</p> <Figure svg=svg name="rankings".into() wb=wb testid="rankings-chart" /> <TableView table=t wb=wb /> }.into_any()
+            }
+            "paper" => view! {
+                <p class="detail">"Shown as the paper prints them. With 5–6 of 15 rows these tables cannot determine the paper's predictions; nothing here is computed from them or presented as a reproduction."</p>
+                {views::PAPER_TABLES.iter().map(|(title, caption, csv)| view! {
+                    <p class="caption">{*caption}</p>
+                    <TableView table=views::paper_table(title, csv) wb=wb />
+                }).collect_view()}
+            }.into_any(),
+            _ => view! { <p>"Unknown view."</p> }.into_any(),
+        }
+    }
+}
+
+#[component]
+fn CorrelationToggle(wb: Workbench) -> impl IntoView {
+    view! {
+        <div class="toggle" role="radiogroup" aria-label="correlation">
+            {[CorrelationKind::Pearson, CorrelationKind::Spearman].into_iter().map(|k| view! {
+                <button role="radio" aria-checked=move || (wb.corr_kind.get() == k).to_string()
+                    class:on=move || wb.corr_kind.get() == k
+                    on:click=move |_| wb.corr_kind.set(k)>{k.label()}</button>
+            }).collect_view()}
+        </div>
+    }
+}
+
+#[component]
+fn GapsView(wb: Workbench, analysis: Analysis) -> impl IntoView {
+    let r = analysis.report.clone();
+    let ops: Vec<String> = r.operations.keys().cloned().collect();
+    let r2 = r.clone();
+    view! {
+        <label class="sort">"Order rows by "
+            <select data-testid="gap-order" on:change=move |ev| {
+                let v = event_target_value(&ev);
+                wb.gap_order.set(match v.as_str() {
+                    "model" => GapOrder::Model,
+                    "family" => GapOrder::Family,
+                    "macro" => GapOrder::Macro,
+                    "input" => GapOrder::Input,
+                    op => GapOrder::Operation(op.trim_start_matches("op:").to_string()),
+                });
+            }>
+                <option value="input">"input order"</option>
+                <option value="model">"model name"</option>
+                <option value="family">"family"</option>
+                <option value="macro">"macro gap (largest first)"</option>
+                {ops.into_iter().map(|op| view! { <option value=format!("op:{op}")>{format!("{op} gap (largest first)")}</option> }).collect_view()}
+            </select>
+        </label>
+        {move || {
+            let order = views::gap_order(&r, &wb.gap_order.get());
+            let full = gap_heatmap(&r);
+            let heatmap = Heatmap {
+                rows: order.iter().map(|&i| full.rows[i].clone()).collect(),
+                cells: order.iter().map(|&i| full.cells[i].clone()).collect(),
+                ..full
+            };
+            let r3 = r.clone();
+            view! { <HeatmapView heatmap=heatmap testid="gap-heatmap" corner="model" wb=wb
+                on_pick=Callback::new(move |(row, col): (usize, usize)| {
+                    let order = views::gap_order(&r3, &wb.gap_order.get_untracked());
+                    let op = r3.operations.keys().nth(col).cloned().unwrap_or_default();
+                    wb.gap_cell.set(Some((order[row], op)));
+                }) /> }
+        }}
+        {move || wb.gap_cell.get().map(|(i, op)| view! {
+            <Figure svg=views::gap_scatter(&r2, &op, Some(i)) name=format!("gap-{op}") wb=wb testid="gap-scatter" />
+        })}
+    }
+}
+
+#[component]
+fn SensitivityView(wb: Workbench, analysis: Analysis) -> impl IntoView {
+    let t = analysis.table.clone();
+    let current = wb.pair.get_untracked();
+    let f0 = current
+        .as_ref()
+        .map(|p| p.foundational.clone())
+        .unwrap_or_else(|| t.foundational.names.last().cloned().unwrap_or_default());
+    let o0 = current
+        .as_ref()
+        .map(|p| p.operation.clone())
+        .unwrap_or_else(|| {
+            t.operations
+                .names
+                .get(5)
+                .or(t.operations.names.last())
+                .cloned()
+                .unwrap_or_default()
+        });
+    let p0 = current
+        .as_ref()
+        .and_then(|p| p.provider.clone())
+        .unwrap_or_default();
+    let f = RwSignal::new(f0);
+    let o = RwSignal::new(o0);
+    let provider = RwSignal::new(p0);
+    let families: Vec<String> = gapscope_core::crossval::distinct_in_order(&t.families)
+        .into_iter()
+        .cloned()
+        .collect();
+    let ask = move || {
+        let p = provider.get_untracked();
+        wb.pair.set(Some(Pair {
+            foundational: f.get_untracked(),
+            operation: o.get_untracked(),
+            provider: (!p.is_empty()).then_some(p),
+        }));
+        wb.rerun();
+    };
+    if current.is_none() {
+        ask();
+    }
+    let select = |label: &'static str,
+                  options: Vec<String>,
+                  sig: RwSignal<String>,
+                  testid: &'static str,
+                  none: bool| {
+        view! {
+            <label class="sort">{label}
+                <select data-testid=testid on:change=move |ev| { sig.set(event_target_value(&ev)); ask(); }>
+                    {none.then(|| view! { <option value="">"(none)"</option> })}
+                    {options.into_iter().map(|v| { let sel = v == sig.get_untracked(); view! { <option value=v.clone() selected=sel>{v.clone()}</option> } }).collect_view()}
+                </select>
+            </label>
+        }
+    };
+    view! {
+        <div class="controls">
+            {select("Foundational ", t.foundational.names.clone(), f, "pair-foundational", false)}
+            {select("Operation ", t.operations.names.clone(), o, "pair-operation", false)}
+            {select("Provider removed ", families, provider, "pair-provider", true)}
+        </div>
+        {move || wb.analysis.get().and_then(|a| views::sensitivity_table(&a.report)).map(|t| view! { <TableView table=t wb=wb /> })}
+    }
+}
+
+/// The "synthetic example" label beside a view's title while the example is shown.
+#[component]
+fn SyntheticMark(wb: Workbench) -> impl IntoView {
+    move || {
+        wb.analysis
+            .with(|a| a.as_ref().is_some_and(|a| a.synthetic))
+            .then(|| view! { <span class="badge synthetic small">"synthetic example"</span> })
+    }
+}
+
+#[component]
+fn DropZone(wb: Workbench) -> impl IntoView {
     let over = RwSignal::new(false);
     let first_file = |files: Option<web_sys::FileList>| files.and_then(|f| f.get(0));
     view! {
@@ -161,7 +482,7 @@ where
                 ev.prevent_default();
                 over.set(false);
                 if let Some(file) = first_file(ev.data_transfer().and_then(|d| d.files())) {
-                    on_file(file);
+                    wb.open_file(file);
                 }
             }
         >
@@ -175,13 +496,13 @@ where
                         on:change=move |ev| {
                             let input: web_sys::HtmlInputElement = event_target(&ev);
                             if let Some(file) = first_file(input.files()) {
-                                on_file(file);
+                                wb.open_file(file);
                             }
                             input.set_value("");
                         } />
                 </label>
                 ", or "
-                <button class="link" on:click=move |_| on_example() data-testid="load-example">"load the synthetic example"</button>
+                <button class="link" on:click=move |_| wb.run(Source::Example) data-testid="load-example">"load the synthetic example"</button>
                 "."
             </p>
         </div>
@@ -189,24 +510,76 @@ where
 }
 
 #[component]
-fn Status(busy: RwSignal<Option<String>>) -> impl IntoView {
+fn SettingsBar(wb: Workbench) -> impl IntoView {
+    let invalid = RwSignal::new(None::<String>);
+    let set = move |field: &'static str, text: String| {
+        let mut k = wb.knobs.get_untracked();
+        let ok = match field {
+            "alpha" => text
+                .parse::<f64>()
+                .ok()
+                .filter(|a| *a > 0.0 && a.is_finite())
+                .map(|a| k.alpha = a)
+                .is_some(),
+            "B" => text
+                .parse::<usize>()
+                .ok()
+                .filter(|b| *b <= gapscope_core::analysis::MAX_BOOTSTRAP)
+                .map(|b| k.bootstrap = b)
+                .is_some(),
+            _ => text.parse::<u64>().ok().map(|s| k.seed = s).is_some(),
+        };
+        if ok {
+            invalid.set(None);
+            wb.knobs.set(k);
+            wb.rerun();
+        } else {
+            invalid.set(Some(match field {
+                "alpha" => format!("α must be a number greater than 0, got “{text}”"),
+                "B" => format!(
+                    "bootstrap draws must be a whole number from 0 to {}, got “{text}”",
+                    gapscope_core::analysis::MAX_BOOTSTRAP
+                ),
+                _ => format!("the seed must be a whole number ≥ 0, got “{text}”"),
+            }));
+        }
+    };
+    let export_json = move |_| {
+        if let Some(a) = wb.analysis.get_untracked() {
+            if let Ok(s) = serde_json::to_string_pretty(&a.report) {
+                let _ = web::download(
+                    &format!("{}-report.json", wb.file_stem()),
+                    "application/json",
+                    &s,
+                );
+            }
+        }
+    };
     view! {
-        <div class="status" aria-live="polite" data-testid="status" aria-busy=move || busy.with(|b| b.is_some()).to_string()>
-            {move || busy.get().map(|label| view! {
-                <span class="spinner" aria-hidden="true"></span>
-                <span>{format!("Analysing {label} in a background worker…")}</span>
-            })}
+        <div class="settings" data-testid="settings">
+            <label>"α " <input type="number" min="0" step="any" data-testid="alpha" prop:value=move || wb.knobs.get().alpha.to_string()
+                on:change=move |ev| set("alpha", event_target_value(&ev)) /></label>
+            <label>"bootstrap draws " <input type="number" min="0" step="1000" data-testid="bootstrap" prop:value=move || wb.knobs.get().bootstrap.to_string()
+                on:change=move |ev| set("B", event_target_value(&ev)) /></label>
+            <label>"seed " <input type="number" min="0" step="1" data-testid="seed" prop:value=move || wb.knobs.get().seed.to_string()
+                on:change=move |ev| set("seed", event_target_value(&ev)) /></label>
+            <span class="macro">"macro: unweighted mean"</span>
+            <button on:click=export_json data-testid="export-json">"Export report (JSON)"</button>
+            {move || invalid.get().map(|m| view! { <span class="invalid" role="alert" data-testid="settings-error">{m}</span> })}
         </div>
     }
 }
 
-/// The "synthetic example" label beside a view's title while the example is shown.
 #[component]
-fn SyntheticMark(analysis: RwSignal<Option<Analysis>>) -> impl IntoView {
-    move || {
-        analysis
-            .with(|a| a.as_ref().is_some_and(|a| a.synthetic))
-            .then(|| view! { <span class="badge synthetic small">"synthetic example"</span> })
+fn Status(wb: Workbench) -> impl IntoView {
+    view! {
+        <div class="status" aria-live="polite" data-testid="status" aria-busy=move || wb.busy.with(|b| b.is_some()).to_string()>
+            {move || wb.busy.get().map(|label| view! {
+                <span class="spinner" aria-hidden="true"></span>
+                <span>{format!("Analysing {label} in a background worker…")}</span>
+                <button class="link" data-testid="cancel" on:click=move |_| wb.cancel()>"cancel"</button>
+            })}
+        </div>
     }
 }
 
@@ -220,7 +593,10 @@ fn Summary(analysis: Analysis) -> impl IntoView {
         }
     };
     let sentence = format!("{}.", r.summary);
-    let detail = format!("Ridge, {folds}, α = {}.", r.settings.alpha);
+    let detail = format!(
+        "Ridge, {folds}, α = {}; {} bootstrap draws, seed {}.",
+        r.settings.alpha, r.settings.bootstrap, r.settings.seed
+    );
     let warnings = r.warnings.clone();
     view! {
         <section class="summary" data-testid="summary" data-source=analysis.source.clone()>
@@ -235,7 +611,7 @@ fn Summary(analysis: Analysis) -> impl IntoView {
                 }}
             </div>
             <p class="sentence" data-testid="summary-sentence">{sentence}</p>
-            <p class="detail">{detail}</p>
+            <p class="detail" data-testid="summary-detail">{detail}</p>
             {(!warnings.is_empty()).then(|| view! {
                 <ul class="warnings" data-testid="warnings">
                     {warnings.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}
@@ -245,34 +621,135 @@ fn Summary(analysis: Analysis) -> impl IntoView {
     }
 }
 
+/// A table with CSV and LaTeX export.
+#[component]
+fn TableView(table: Table, wb: Workbench) -> impl IntoView {
+    let slug: String = table
+        .title
+        .to_lowercase()
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { '-' })
+        .collect::<String>()
+        .split('-')
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    let (csv, latex) = (table.to_csv(), table.to_latex());
+    let (n1, n2) = (slug.clone(), slug.clone());
+    view! {
+        <div class="table-wrap">
+            <table class="data" data-testid="table" data-title=table.title.clone()>
+                <caption>{table.title.clone()}</caption>
+                <thead><tr>{table.headers.iter().map(|h| view! { <th scope="col">{h.clone()}</th> }).collect_view()}</tr></thead>
+                <tbody>
+                    {table.rows.iter().map(|row| view! {
+                        <tr>{row.iter().map(|c| view! { <td>{c.display()}</td> }).collect_view()}</tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+            <div class="exports">
+                <button class="link" data-testid="export-csv" on:click=move |_| { let _ = web::download(&format!("{}-{n1}.csv", wb.file_stem()), "text/csv", &csv); }>"CSV"</button>
+                <button class="link" data-testid="export-latex" on:click=move |_| { let _ = web::download(&format!("{}-{n2}.tex", wb.file_stem()), "text/x-tex", &latex); }>"LaTeX"</button>
+            </div>
+        </div>
+    }
+}
+
+/// An SVG figure with hover cards (delegated from `data-tip`) and SVG/PNG export.
+#[component]
+fn Figure(svg: String, name: String, wb: Workbench, testid: &'static str) -> impl IntoView {
+    let (s1, s2) = (svg.clone(), svg.clone());
+    let (n1, n2) = (name.clone(), name);
+    let tip = move |ev: &leptos::ev::MouseEvent| -> Option<String> {
+        use wasm_bindgen::JsCast;
+        let el: web_sys::Element = ev.target()?.dyn_into().ok()?;
+        el.closest("[data-tip]")
+            .ok()
+            .flatten()?
+            .get_attribute("data-tip")
+    };
+    view! {
+        <figure class="figure" data-testid=testid>
+            <div class="svg" inner_html=svg
+                on:mouseover=move |ev: leptos::ev::MouseEvent| wb.hover.set(tip(&ev).map(|text| Hover { text, x: ev.client_x(), y: ev.client_y() }))
+                on:mouseleave=move |_| wb.hover.set(None)></div>
+            <figcaption class="exports">
+                <button class="link" data-testid="export-svg" on:click=move |_| { let _ = web::download(&format!("{}-{n1}.svg", wb.file_stem()), "image/svg+xml", &s1); }>"SVG"</button>
+                <button class="link" data-testid="export-png" on:click=move |_| { let _ = web::download_png(&format!("{}-{n2}.png", wb.file_stem()), &s2); }>"PNG"</button>
+            </figcaption>
+        </figure>
+    }
+}
+
+/// A heatmap table: hover cards, click (or Enter) to pick a cell, arrow keys
+/// move between cells.
 #[component]
 fn HeatmapView(
     heatmap: Heatmap,
     testid: &'static str,
     corner: &'static str,
-    hover: RwSignal<Option<Hover>>,
+    wb: Workbench,
+    on_pick: Callback<(usize, usize)>,
 ) -> impl IntoView {
     let scale = heatmap.scale;
     let cols = heatmap.cols.clone();
     let notes = heatmap.col_notes.clone();
+    let (nr, nc) = (heatmap.rows.len(), cols.len());
+    let focus = move |r: usize, c: usize| {
+        if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| {
+            d.query_selector(&format!(
+                "[data-testid={testid}] td[data-r=\"{r}\"][data-c=\"{c}\"]"
+            ))
+            .ok()
+            .flatten()
+        }) {
+            use wasm_bindgen::JsCast;
+            if let Ok(h) = el.dyn_into::<web_sys::HtmlElement>() {
+                let _ = h.focus();
+            }
+        }
+    };
     let body = heatmap
         .rows
         .iter()
         .zip(heatmap.cells)
-        .map(|(row, cells)| {
+        .enumerate()
+        .map(|(ri, (row, cells))| {
             let row = row.clone();
             let tds = cells
                 .into_iter()
                 .zip(cols.clone())
-                .map(|(cell, col)| {
-                    let detail = cell.detail.clone();
+                .enumerate()
+                .map(|(ci, (cell, col))| {
+                    let (d1, d2) = (cell.detail.clone(), cell.detail.clone());
                     let value_attr = cell.value.map(|v| v.to_string()).unwrap_or_default();
+                    let label = format!("{}, {}", row, cell.detail.replace('\n', ", "));
                     view! {
-                        <td class="cell" data-row=row.clone() data-col=col data-value=value_attr
+                        <td class="cell" data-row=row.clone() data-col=col data-value=value_attr data-r=ri data-c=ci
+                            tabindex=if ri == 0 && ci == 0 { "0" } else { "-1" } aria-label=label
                             style=format!("background: {}; color: {}", cell.fill, cell.ink)
-                            on:mouseenter=move |ev: leptos::ev::MouseEvent| hover.set(Some(Hover { text: detail.clone(), x: ev.client_x(), y: ev.client_y() }))
-                            on:mousemove=move |ev: leptos::ev::MouseEvent| hover.update(|h| if let Some(h) = h { h.x = ev.client_x(); h.y = ev.client_y(); })
-                            on:mouseleave=move |_| hover.set(None)
+                            on:mouseenter=move |ev: leptos::ev::MouseEvent| wb.hover.set(Some(Hover { text: d1.clone(), x: ev.client_x(), y: ev.client_y() }))
+                            on:mousemove=move |ev: leptos::ev::MouseEvent| wb.hover.update(|h| if let Some(h) = h { h.x = ev.client_x(); h.y = ev.client_y(); })
+                            on:mouseleave=move |_| wb.hover.set(None)
+                            on:focus=move |ev: leptos::ev::FocusEvent| {
+                                use wasm_bindgen::JsCast;
+                                let rect = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|e| e.get_bounding_client_rect());
+                                if let Some(rect) = rect { wb.hover.set(Some(Hover { text: d2.clone(), x: rect.right() as i32, y: rect.top() as i32 })); }
+                            }
+                            on:blur=move |_| wb.hover.set(None)
+                            on:click=move |_| on_pick.run((ri, ci))
+                            on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                                let (r, c) = match ev.key().as_str() {
+                                    "ArrowUp" => (ri.saturating_sub(1), ci),
+                                    "ArrowDown" => ((ri + 1).min(nr - 1), ci),
+                                    "ArrowLeft" => (ri, ci.saturating_sub(1)),
+                                    "ArrowRight" => (ri, (ci + 1).min(nc - 1)),
+                                    "Enter" | " " => { ev.prevent_default(); on_pick.run((ri, ci)); return; }
+                                    _ => return,
+                                };
+                                ev.prevent_default();
+                                focus(r, c);
+                            }
                         >{cell.label}</td>
                     }
                 })
@@ -297,6 +774,7 @@ fn HeatmapView(
                 <span>{fmt(Some(-scale), 1)}</span>
                 <span class="bar"></span>
                 <span>{fmt(Some(scale), 1)}</span>
+                <span class="hint">"Click a cell (or focus it and press Enter) for its scatter; arrow keys move between cells."</span>
             </div>
         </div>
     }

@@ -242,10 +242,16 @@ pub fn scatter(
             c = p.colour
         );
         if p.highlight || points.len() <= 20 {
+            // Labels of points in the right third go to their left, inside the frame.
+            let (lx, anchor) = if cx > ML + (W - ML - MR) * 0.66 {
+                (cx - r - 2.0, "end")
+            } else {
+                (cx + r + 2.0, "start")
+            };
             let _ = write!(
                 out,
-                r##"<text x="{:.1}" y="{:.1}" fill="#333" font-size="{}">{}</text>"##,
-                cx + r + 2.0,
+                r##"<text x="{:.1}" y="{:.1}" fill="#333" font-size="{}" text-anchor="{anchor}">{}</text>"##,
+                lx,
                 cy + 3.5,
                 if p.highlight { 12 } else { 9 },
                 esc(&p.label)

@@ -15,6 +15,8 @@ pub mod views;
 #[cfg(target_arch = "wasm32")]
 mod app;
 #[cfg(target_arch = "wasm32")]
+mod web;
+#[cfg(target_arch = "wasm32")]
 mod worker_client;
 
 #[cfg(target_arch = "wasm32")]

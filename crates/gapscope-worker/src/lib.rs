@@ -8,6 +8,7 @@
 //! codec infallible: decoding failures become an error [`Response`] instead of a
 //! panic inside the worker.
 
+use gapscope_core::assoc::association_sensitivity;
 use gapscope_core::{analyze, Alpha, ProfileTable, Report, RoleOverrides, Settings};
 use serde::{Deserialize, Serialize};
 
@@ -38,6 +39,18 @@ pub struct Request {
     pub seed: u64,
     #[serde(default)]
     pub roles: RoleOverrides,
+    /// Association sensitivity for this pair, when asked for.
+    #[serde(default)]
+    pub pair: Option<Pair>,
+}
+
+/// A (foundational, operation) pair for association sensitivity.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Pair {
+    pub foundational: String,
+    pub operation: String,
+    /// A family to report removed on its own line.
+    pub provider: Option<String>,
 }
 
 fn default_bootstrap() -> usize {
@@ -52,6 +65,8 @@ pub struct Analysis {
     /// Whether this is the synthetic example (the page labels it so).
     pub synthetic: bool,
     pub report: Report,
+    /// The table the report was computed from (for the data view and scatters).
+    pub table: ProfileTable,
 }
 
 /// The worker's answer: an analysis, or a message that says where and why.
@@ -70,11 +85,18 @@ pub fn handle(request: &Request) -> Response {
         Source::File { name, text } => (name.as_str(), text.as_str(), false),
     };
     let table = ProfileTable::read(text, &request.roles).map_err(|e| format!("{name}: {e}"))?;
-    let report = analyze(&table, &settings).map_err(|e| format!("{name}: {e}"))?;
+    let mut report = analyze(&table, &settings).map_err(|e| format!("{name}: {e}"))?;
+    if let Some(p) = &request.pair {
+        report.association_sensitivity = Some(
+            association_sensitivity(&table, &p.foundational, &p.operation, p.provider.as_deref())
+                .map_err(|e| e.to_string())?,
+        );
+    }
     Ok(Analysis {
         source: name.to_string(),
         synthetic,
         report,
+        table,
     })
 }
 
@@ -136,6 +158,7 @@ mod tests {
             bootstrap: 200,
             seed: 0,
             roles: RoleOverrides::default(),
+            pair: None,
         };
         let direct = handle(&req).unwrap();
         assert!(direct.synthetic);
@@ -160,6 +183,7 @@ mod tests {
             bootstrap: 200,
             seed: 0,
             roles: RoleOverrides::default(),
+            pair: None,
         };
         let err = decode_response(&handle_json(&encode_request(&req))).unwrap_err();
         assert_eq!(

@@ -1,0 +1,101 @@
+//! Browser helpers: downloads (text, SVG, PNG), the URL query string.
+
+use wasm_bindgen::{closure::Closure, JsCast, JsValue};
+
+fn document() -> Option<web_sys::Document> {
+    web_sys::window()?.document()
+}
+
+/// Offer `bytes` as a download named `name`.
+pub fn download(name: &str, mime: &str, text: &str) -> Result<(), JsValue> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
+    download_blob(name, &blob)
+}
+
+fn download_blob(name: &str, blob: &web_sys::Blob) -> Result<(), JsValue> {
+    let url = web_sys::Url::create_object_url_with_blob(blob)?;
+    let doc = document().ok_or("no document")?;
+    let a: web_sys::HtmlAnchorElement = doc.create_element("a")?.dyn_into()?;
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    web_sys::Url::revoke_object_url(&url)?;
+    Ok(())
+}
+
+/// Render an SVG string to a PNG at twice its size and offer it as a download.
+pub fn download_png(name: &str, svg: &str) -> Result<(), JsValue> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(svg));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type("image/svg+xml");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let img = web_sys::HtmlImageElement::new()?;
+    let name = name.to_string();
+    let img2 = img.clone();
+    let url2 = url.clone();
+    let onload = Closure::once(move || {
+        let result = (|| -> Result<(), JsValue> {
+            let doc = document().ok_or("no document")?;
+            let canvas: web_sys::HtmlCanvasElement = doc.create_element("canvas")?.dyn_into()?;
+            let (w, h) = (img2.natural_width() * 2, img2.natural_height() * 2);
+            canvas.set_width(w);
+            canvas.set_height(h);
+            let ctx: web_sys::CanvasRenderingContext2d = canvas
+                .get_context("2d")?
+                .ok_or("no 2d context")?
+                .dyn_into()?;
+            ctx.draw_image_with_html_image_element_and_dw_and_dh(
+                &img2,
+                0.0,
+                0.0,
+                f64::from(w),
+                f64::from(h),
+            )?;
+            let data = canvas.to_data_url_with_type("image/png")?;
+            let a: web_sys::HtmlAnchorElement = doc.create_element("a")?.dyn_into()?;
+            a.set_href(&data);
+            a.set_download(&name);
+            a.click();
+            web_sys::Url::revoke_object_url(&url2)
+        })();
+        if let Err(e) = result {
+            web_sys::console::error_2(&"PNG export failed".into(), &e);
+        }
+    });
+    img.set_onload(Some(onload.as_ref().unchecked_ref()));
+    onload.forget();
+    img.set_src(&url);
+    Ok(())
+}
+
+/// The page's query parameters.
+pub fn query() -> Vec<(String, String)> {
+    let Some(search) = web_sys::window().and_then(|w| w.location().search().ok()) else {
+        return Vec::new();
+    };
+    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
+        return Vec::new();
+    };
+    ["view", "alpha", "B", "seed", "corr", "order"]
+        .iter()
+        .filter_map(|k| params.get(k).map(|v| (k.to_string(), v)))
+        .collect()
+}
+
+/// Replace the query string (no reload, no history entry).
+pub fn set_query(pairs: &[(&str, String)]) {
+    let Ok(params) = web_sys::UrlSearchParams::new() else {
+        return;
+    };
+    for (k, v) in pairs {
+        params.append(k, v);
+    }
+    let q: String = params.to_string().into();
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("?{q}")));
+    }
+}
