@@ -27,8 +27,8 @@ for (const [what, path] of [['the built page (trunk build --release)', join(ROOT
 }
 
 /** The CLI's JSON report for a file. */
-function cliReport(file) {
-  return JSON.parse(execFileSync(CLI, ['report', '--profiles', file, '--json'], { encoding: 'utf8' }));
+function cliReport(file, ...args) {
+  return JSON.parse(execFileSync(CLI, ['report', '--profiles', file, '--json', ...args], { encoding: 'utf8' }));
 }
 
 /** What the page shows for a number: one decimal, a true minus sign, em dash for undefined. */
@@ -90,7 +90,7 @@ test('opens with the synthetic example analysed, matching the CLI', async () => 
   assert.equal(await wb.syntheticBadge.innerText(), 'SYNTHETIC EXAMPLE');
   assert.equal(await wb.source(), 'synthetic example');
   // Every view of the example carries the label.
-  assert.equal(await page.locator('section.panel h2 .badge.synthetic').count(), 2);
+  assert.equal(await page.locator('section.panel h2 .badge.synthetic').count(), 1);
   // The analysis ran in a web worker, loaded from the page's own origin.
   const workers = page.workers().map((w) => w.url());
   assert.ok(workers.some((u) => u.startsWith(server.url) && /worker/.test(u)), `a worker runs: ${workers}`);
@@ -130,6 +130,7 @@ test('gap colours are blue above, red below, on one symmetric scale', async () =
 
 test('correlation heatmap shows Pearson, and Spearman on request', async () => {
   const report = cliReport(EXAMPLE);
+  await wb.openView('association');
   const check = async (matrix) => {
     const cells = await wb.cells(wb.corrHeatmap);
     assert.equal(cells.length, 49);
@@ -144,6 +145,15 @@ test('correlation heatmap shows Pearson, and Spearman on request', async () => {
   await check(report.correlations.spearman);
   await wb.chooseCorrelation('Pearson r');
   await check(report.correlations.pearson);
+  // Click-through: a cell opens the scatter of that pair, titled with its r.
+  await wb.corrHeatmap.locator('td.cell[data-row="CE"][data-col="RC"]').click();
+  const scatter = page.getByTestId('association-scatter');
+  await scatter.waitFor();
+  const j = report.dimensions.foundational.indexOf('CE');
+  const k = report.dimensions.operations.indexOf('RC');
+  assert.match(await scatter.locator('svg title').textContent(), new RegExp(`RC against CE: r = ${shown(report.correlations.pearson[j][k], 3)}`));
+  assert.equal(await scatter.locator('circle').count(), report.models.length, 'one point per model');
+  await wb.openView('gaps');
 });
 
 test('picking a profile CSV shows busy state, then its summary and heatmap', async () => {
@@ -181,6 +191,149 @@ test('dropping a file on the page analyses it', async () => {
   assertHeatmapMatchesReport(await wb.cells(wb.gapHeatmap), cliReport(EXAMPLE));
 });
 
+// ---- The workbench views (issue 4) ----
+
+test('predictability shows Q² with family-bootstrap intervals equal to the CLI', async () => {
+  const report = cliReport(EXAMPLE);
+  await wb.openView('predictability');
+  const t = await wb.table('Held-out predictability');
+  assert.deepEqual(t.headers, ['Operation', 'Q²', 'Q² 95% interval', 'MAE', 'RMSE', 'ρ', 'n']);
+  for (const row of t.rows) {
+    const fit = report.operations[row[0]];
+    assert.equal(row[1], shown(fit.q2, 3), `${row[0]} Q²`);
+    assert.equal(row[2], `[${shown(fit.ci95.q2[0], 3)}, ${shown(fit.ci95.q2[1], 3)}]`, `${row[0]} interval`);
+    assert.equal(row[3], shown(fit.mae, 2));
+  }
+  // CSV export parses back to the CLI's full-precision numbers.
+  const csv = await wb.exportTable('Held-out predictability', 'csv');
+  assert.match(csv.name, /\.csv$/);
+  const lines = csv.text.trim().split('\n').map((l) => l.split(','));
+  assert.deepEqual(lines[0], ['Operation', 'Q²', 'Q² 95% interval_lo', 'Q² 95% interval_hi', 'MAE', 'RMSE', 'ρ', 'n']);
+  for (const l of lines.slice(1)) {
+    const fit = report.operations[l[0]];
+    assert.ok(Math.abs(Number(l[1]) - fit.q2) <= 1e-12, `${l[0]} Q² from CSV`);
+    assert.ok(Math.abs(Number(l[2]) - fit.ci95.q2[0]) <= 1e-12 && Math.abs(Number(l[3]) - fit.ci95.q2[1]) <= 1e-12);
+  }
+  const tex = await wb.exportTable('Held-out predictability', 'latex');
+  assert.match(tex.text, /\\toprule[\s\S]*\\midrule[\s\S]*\\bottomrule/);
+  // The figure exports as SVG and as PNG.
+  const svg = await wb.download(() => page.getByTestId('predictability-chart').getByTestId('export-svg').click());
+  assert.match(svg.text, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  assert.equal((svg.text.match(/<rect x=/g) ?? []).length, report.dimensions.operations.length + 1);
+  const png = await wb.download(() => page.getByTestId('predictability-chart').getByTestId('export-png').click());
+  assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG file');
+  await wb.openView('gaps');
+});
+
+test('reward prediction, differences and penalty views equal the CLI', async () => {
+  const report = cliReport(EXAMPLE);
+  await wb.openView('reward');
+  const t = await wb.table('Reward prediction');
+  const o = report.outcome;
+  assert.deepEqual(t.rows.map((r) => r[0]), ['Training-mean baseline', 'Foundational profile F', 'Operation profile O', 'Joint profile F+O']);
+  assert.equal(t.rows[0][2], shown(o.baseline.mae, 2));
+  for (const [i, fit] of [[1, o.F], [2, o.O], [3, o['F+O']]]) {
+    assert.deepEqual(t.rows[i].slice(1, 5), [shown(fit.spearman, 3), shown(fit.mae, 2), shown(fit.rmse, 2), shown(fit.q2, 3)]);
+  }
+  const d = await wb.table('Paired differences');
+  assert.equal(d.rows[0][1], shown(report.differences['F+O - F'].q2, 3));
+  assert.equal(await page.getByTestId('reward-chart').count(), 3);
+  await wb.openView('penalty');
+  assert.equal(await page.getByTestId('penalty-chart').count(), 3);
+  const nested = await wb.table('Nested selection');
+  for (const [fold, alpha] of Object.entries(o.nested.chosen_alpha)) {
+    assert.ok(nested.rows.some((r) => r[0] === fold && Number(r[1]) === alpha), `fold ${fold} chose ${alpha}`);
+  }
+  await wb.openView('gaps');
+});
+
+test('clicking a gap cell opens the observed-vs-predicted scatter with that model highlighted', async () => {
+  await wb.gapHeatmap.locator('td.cell[data-row="Dorado Pro"][data-col="ST"]').click();
+  const scatter = page.getByTestId('gap-scatter');
+  await scatter.waitFor();
+  assert.match(await scatter.locator('svg title').textContent(), /^ST: observed against held-out prediction/);
+  assert.equal(await scatter.locator('circle[r="7"]').count(), 1, 'one highlighted point');
+  assert.match(await scatter.locator('g.pt', { has: page.locator('circle[r="7"]') }).getAttribute('data-tip'), /^Dorado Pro/);
+});
+
+test('keyboard: arrow keys move across heatmap cells and Enter opens the scatter', async () => {
+  const first = wb.gapHeatmap.locator('td.cell[data-r="0"][data-c="0"]');
+  await first.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowDown');
+  const focused = await page.evaluate(() => [document.activeElement.dataset.r, document.activeElement.dataset.c]);
+  assert.deepEqual(focused, ['1', '1']);
+  assert.match(await wb.tooltip.innerText(), /observed/);
+  await page.keyboard.press('Enter');
+  assert.match(await page.getByTestId('gap-scatter').locator('svg title').textContent(), /^ST:/);
+});
+
+test('changing alpha recomputes every view, lives in the URL and survives a reload', async () => {
+  await wb.setSetting('alpha', '1');
+  await page.waitForFunction(() => document.querySelector('[data-testid=summary-detail]')?.textContent.includes('α = 1;'));
+  await wb.waitIdle();
+  const report = cliReport(EXAMPLE, '--alpha', '1');
+  assertHeatmapMatchesReport(await wb.cells(wb.gapHeatmap), report);
+  assert.match(page.url(), /alpha=1(&|$)/);
+  await wb.openView('predictability');
+  const t = await wb.table('Held-out predictability');
+  assert.match(t.rows.length ? (await page.locator('table.data caption').first().innerText()) : '', /α = 1\)/);
+  assert.equal(t.rows[0][1], shown(report.operations[t.rows[0][0]].q2, 3));
+  // The JSON export is the CLI's report for the same settings.
+  const json = await wb.download(() => page.getByTestId('export-json').click());
+  const exported = JSON.parse(json.text);
+  assert.deepEqual(exported.operations.PL.ci95, report.operations.PL.ci95);
+  assert.equal(exported.settings.alpha, 1);
+  assert.ok(Math.abs(exported.outcome['F+O'].q2 - report.outcome['F+O'].q2) <= 1e-12);
+  // A shared link reproduces the settings and the view.
+  await page.reload();
+  await wb.waitIdle();
+  assert.equal(await page.getByTestId('alpha').inputValue(), '1');
+  assert.equal(await page.getByTestId('view').getAttribute('data-view'), 'predictability');
+  // An invalid value is refused with a message, and nothing is recomputed.
+  await wb.setSetting('alpha', '-3');
+  assert.match(await page.getByTestId('settings-error').innerText(), /α must be a number greater than 0, got “-3”/);
+  await wb.setSetting('alpha', '10');
+  await page.waitForFunction(() => document.querySelector('[data-testid=summary-detail]')?.textContent.includes('α = 10;'));
+  await wb.openView('gaps');
+});
+
+test('association sensitivity for a chosen pair equals the CLI', async () => {
+  await wb.openView('sensitivity');
+  await page.getByTestId('pair-foundational').selectOption('CE');
+  await page.getByTestId('pair-operation').selectOption('RC');
+  await page.getByTestId('pair-provider').selectOption('Aurora');
+  await page.waitForFunction(() => document.querySelector('table.data')?.textContent.includes('without Aurora'));
+  await wb.waitIdle();
+  const report = cliReport(EXAMPLE, '--pair', 'CE:RC', '--provider', 'Aurora');
+  const a = report.association_sensitivity;
+  const t = await wb.table('Association of CE with RC');
+  const specs = [a.all, a.provider_removed, a.family_centred, ...a.family_removed];
+  assert.deepEqual(t.rows.map((r) => r[0]), specs.map((s) => s.label));
+  for (const [i, s] of specs.entries()) {
+    assert.deepEqual(t.rows[i].slice(1), [shown(s.pearson, 3), shown(s.spearman, 3), `(${s.n})`]);
+  }
+  await wb.openView('gaps');
+});
+
+test('rankings, overall gap, data and paper tables render from the report', async () => {
+  const report = cliReport(EXAMPLE);
+  await wb.openView('overall');
+  assert.match(await page.getByTestId('overall-line').innerText(), new RegExp(`MAE ${shown(report.macro.mae, 2)} versus ${shown(report.macro.baseline_mae, 2)}`));
+  const overall = await wb.table('Overall capability');
+  assert.equal(overall.rows[0][4], shown(report.macro.gap[0], 2));
+  await wb.openView('rankings');
+  assert.match(await page.getByTestId('rankings-chart').locator('svg title').textContent(), new RegExp(`ρ = ${shown(report.rankings.spearman, 3)}`));
+  await wb.openView('data');
+  assert.equal((await wb.table('Profiles')).rows.length, 15);
+  await wb.openView('paper');
+  const t5 = await wb.table('Table 5');
+  assert.deepEqual(t5.rows[0], ['GPT-5.6 Sol', '65.1', '68.34', '-3.24']);
+  assert.match(await page.locator('[data-testid=view]').innerText(), /paper, partial tables/);
+  await wb.openView('gaps');
+});
+
+// Last: covers the whole visit (load, import, analyses, exports, reload).
 test('no console errors and no request to any other origin', () => {
   assert.deepEqual(consoleErrors, []);
   const origin = new URL(server.url).origin;

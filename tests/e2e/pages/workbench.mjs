@@ -27,7 +27,7 @@ export class WorkbenchPage {
   async waitIdle() {
     await this.page.waitForFunction(
       () => document.querySelector('[data-testid=status]')?.getAttribute('aria-busy') === 'false'
-        && document.querySelector('[data-testid=gap-heatmap]') !== null,
+        && document.querySelector('[data-testid=summary]') !== null,
       null,
       { timeout: 30_000 },
     );
@@ -97,6 +97,49 @@ export class WorkbenchPage {
     await heatmap.locator(`td.cell[data-row="${row}"][data-col="${col}"]`).hover();
     await this.tooltip.waitFor();
     return this.tooltip.innerText();
+  }
+
+  /** Open a view by its id (data, association, predictability, gaps, …). */
+  async openView(id) {
+    await this.page.click(`nav.views button[data-view=${id}]`);
+    await this.page.waitForFunction((v) => document.querySelector('[data-testid=view]')?.dataset.view === v, id);
+  }
+
+  /** A table of the current view by its title: {headers, rows (text)}. */
+  async table(titleStart) {
+    const t = this.page.locator(`table.data[data-title^="${titleStart}"]`).first();
+    await t.waitFor();
+    return t.evaluate((el) => ({
+      headers: [...el.querySelectorAll('thead th')].map((th) => th.textContent),
+      rows: [...el.querySelectorAll('tbody tr')].map((tr) => [...tr.children].map((td) => td.textContent)),
+    }));
+  }
+
+  /** Click an export button of the table titled `titleStart`; returns the downloaded text. */
+  async exportTable(titleStart, which) {
+    const wrap = this.page.locator('.table-wrap', { has: this.page.locator(`table.data[data-title^="${titleStart}"]`) }).first();
+    return this.download(() => wrap.getByTestId(`export-${which}`).click());
+  }
+
+  /** Run `action` and return the download it triggers: {name, text, bytes}. */
+  async download(action) {
+    const [d] = await Promise.all([this.page.waitForEvent('download'), action()]);
+    const stream = await d.createReadStream();
+    const chunks = [];
+    for await (const c of stream) chunks.push(c);
+    const bytes = Buffer.concat(chunks);
+    return { name: d.suggestedFilename(), bytes, text: bytes.toString('utf8') };
+  }
+
+  /** Set a settings field (alpha, bootstrap, seed) as a person would: type and leave. */
+  async setSetting(testid, value) {
+    const input = this.page.getByTestId(testid);
+    await input.fill(String(value));
+    await input.press('Tab');
+  }
+
+  async summaryDetail() {
+    return this.page.getByTestId('summary-detail').innerText();
   }
 
   async chooseCorrelation(label) {
