@@ -35,6 +35,9 @@ cargo build --release --locked -p gapscope-cli
 trunk build --release
 ls -l dist/*.wasm
 
+step "bundle budget (≤ 1.5 MB gzipped)"
+node scripts/budget.mjs --bundle
+
 step "cross-check against scikit-learn (pinned venv in target/bench-venv)"
 scripts/sklearn-venv.sh
 target/bench-venv/bin/python bench/compare_sklearn.py target/release/gapscope
