@@ -35,6 +35,17 @@ struct Knobs {
     seed: u64,
 }
 
+/// Where the last loaded file is kept in this browser (never uploaded).
+const KEPT_FILE: &str = "gapscope.file";
+const THEME: &str = "gapscope.theme";
+
+/// A file kept in the browser's storage.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Kept {
+    name: String,
+    text: String,
+}
+
 /// The whole page state.
 #[derive(Clone, Copy)]
 struct Workbench {
@@ -52,6 +63,9 @@ struct Workbench {
     gap_order: RwSignal<GapOrder>,
     assoc_cell: RwSignal<Option<(usize, usize)>>,
     gap_cell: RwSignal<Option<(usize, String)>>,
+    /// A note about the kept file (restored, or could not be kept).
+    kept: RwSignal<Option<String>>,
+    theme: RwSignal<String>,
 }
 
 impl Workbench {
@@ -100,7 +114,33 @@ impl Workbench {
             gap_order: RwSignal::new(GapOrder::Input),
             assoc_cell: RwSignal::new(None),
             gap_cell: RwSignal::new(None),
+            kept: RwSignal::new(None),
+            theme: RwSignal::new(web::load(THEME).unwrap_or_else(|| "auto".into())),
         }
+    }
+
+    /// The file kept from an earlier visit, if any.
+    fn restored_source(self) -> Source {
+        match web::load(KEPT_FILE).and_then(|s| serde_json::from_str::<Kept>(&s).ok()) {
+            Some(k) => {
+                self.kept.set(Some(format!(
+                    "{} was restored from this browser's storage.",
+                    k.name
+                )));
+                Source::File {
+                    name: k.name,
+                    text: k.text,
+                }
+            }
+            None => Source::Example,
+        }
+    }
+
+    /// Forget every kept file and show the example again.
+    fn forget(self) {
+        web::forget(KEPT_FILE);
+        self.kept.set(None);
+        self.open(Source::Example);
     }
 
     /// Analyse `source` with the current settings. Only the newest request's
@@ -131,6 +171,20 @@ impl Workbench {
             self.busy.set(None);
             match result {
                 Ok(a) => {
+                    if let Source::File { name, text } = &source {
+                        let kept = serde_json::to_string(&Kept {
+                            name: name.clone(),
+                            text: text.clone(),
+                        })
+                        .unwrap_or_default();
+                        // Already kept (e.g. just restored): leave it and its note alone.
+                        if web::load(KEPT_FILE).as_deref() != Some(kept.as_str()) {
+                            match web::store(KEPT_FILE, &kept) {
+                                Ok(()) => self.kept.set(Some(format!("{name} is kept in this browser's storage (never uploaded) and reopens after a reload."))),
+                                Err(e) => self.kept.set(Some(format!("{name} could not be kept for the next visit: {e}."))),
+                            }
+                        }
+                    }
                     self.source.set_value(source);
                     self.analysis.set(Some(a));
                     self.error.set(None);
@@ -153,11 +207,19 @@ impl Workbench {
         self.busy.set(None);
     }
 
+    /// Analyse a new dataset: choices tied to the previous one are cleared.
+    fn open(self, source: Source) {
+        self.pair.set(None);
+        self.assoc_cell.set(None);
+        self.gap_cell.set(None);
+        self.run(source);
+    }
+
     fn open_file(self, file: web_sys::File) {
         let name = file.name();
         spawn_local(async move {
             match read_text(&file).await {
-                Ok(text) => self.run(Source::File { name, text }),
+                Ok(text) => self.open(Source::File { name, text }),
                 Err(e) => self.error.set(Some(format!("{name}: {e}"))),
             }
         });
@@ -194,7 +256,12 @@ async fn read_text(file: &web_sys::File) -> Result<String, String> {
 #[component]
 fn App() -> impl IntoView {
     let wb = Workbench::new();
-    wb.run(Source::Example);
+    wb.run(wb.restored_source());
+    Effect::new(move |_| {
+        let t = wb.theme.get();
+        web::set_theme(&t);
+        let _ = web::store(THEME, &t);
+    });
 
     // Settings and view live in the URL, so a view can be shared as a link.
     Effect::new(move |_| {
@@ -230,6 +297,10 @@ fn App() -> impl IntoView {
                 </div>
             })}
             {move || wb.analysis.get().map(|a| view! { <Summary analysis=a /> })}
+            {move || wb.kept.get().map(|note| view! {
+                <p class="kept" data-testid="kept">{note} " "
+                    <button class="link" data-testid="forget" on:click=move |_| wb.forget()>"Forget all kept files"</button></p>
+            })}
             <nav class="views" aria-label="views" role="tablist">
                 {VIEWS.iter().map(|(id, label, _)| {
                     let id = id.to_string();
@@ -502,7 +573,7 @@ fn DropZone(wb: Workbench) -> impl IntoView {
                         } />
                 </label>
                 ", or "
-                <button class="link" on:click=move |_| wb.run(Source::Example) data-testid="load-example">"load the synthetic example"</button>
+                <button class="link" on:click=move |_| wb.open(Source::Example) data-testid="load-example">"load the synthetic example"</button>
                 "."
             </p>
         </div>
@@ -555,6 +626,17 @@ fn SettingsBar(wb: Workbench) -> impl IntoView {
             }
         }
     };
+    let export_manifest = move |_| {
+        if let Some(a) = wb.analysis.get_untracked() {
+            if let Ok(s) = serde_json::to_string_pretty(&a.manifest) {
+                let _ = web::download(
+                    &format!("{}-manifest.json", wb.file_stem()),
+                    "application/json",
+                    &s,
+                );
+            }
+        }
+    };
     view! {
         <div class="settings" data-testid="settings">
             <label>"α " <input type="number" min="0" step="any" data-testid="alpha" prop:value=move || wb.knobs.get().alpha.to_string()
@@ -565,6 +647,12 @@ fn SettingsBar(wb: Workbench) -> impl IntoView {
                 on:change=move |ev| set("seed", event_target_value(&ev)) /></label>
             <span class="macro">"macro: unweighted mean"</span>
             <button on:click=export_json data-testid="export-json">"Export report (JSON)"</button>
+            <button on:click=export_manifest data-testid="export-manifest">"Export manifest"</button>
+            <label>"theme "
+                <select data-testid="theme" on:change=move |ev| wb.theme.set(event_target_value(&ev))>
+                    {["auto", "light", "dark"].into_iter().map(|t| view! { <option value=t selected=move || wb.theme.get() == t>{t}</option> }).collect_view()}
+                </select>
+            </label>
             {move || invalid.get().map(|m| view! { <span class="invalid" role="alert" data-testid="settings-error">{m}</span> })}
         </div>
     }

@@ -99,3 +99,36 @@ pub fn set_query(pairs: &[(&str, String)]) {
         let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("?{q}")));
     }
 }
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok()?
+}
+
+/// Read a value kept in this browser's own storage.
+pub fn load(key: &str) -> Option<String> {
+    storage()?.get_item(key).ok()?
+}
+
+/// Keep a value in this browser's own storage (never sent anywhere).
+pub fn store(key: &str, value: &str) -> Result<(), String> {
+    let s = storage().ok_or("this browser has no local storage")?;
+    s.set_item(key, value)
+        .map_err(|_| "the browser's storage is full or disabled".to_string())
+}
+
+/// Forget a kept value.
+pub fn forget(key: &str) {
+    if let Some(s) = storage() {
+        let _ = s.remove_item(key);
+    }
+}
+
+/// Set the colour theme on the root element (`light`, `dark`).
+pub fn set_theme(theme: &str) {
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.set_attribute("data-theme", theme);
+    }
+}

@@ -5,7 +5,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -331,6 +332,36 @@ test('rankings, overall gap, data and paper tables render from the report', asyn
   assert.deepEqual(t5.rows[0], ['GPT-5.6 Sol', '65.1', '68.34', '-3.24']);
   assert.match(await page.locator('[data-testid=view]').innerText(), /paper, partial tables/);
   await wb.openView('gaps');
+});
+
+test('a loaded file survives a reload, and one click forgets it', async () => {
+  await wb.pickFile(SMALL);
+  await wb.waitForSource('profiles-small.csv');
+  assert.match(await page.getByTestId('kept').innerText(), /profiles-small.csv is kept in this browser's storage \(never uploaded\)/);
+  await page.reload();
+  await wb.waitForSource('profiles-small.csv');
+  assert.match(await page.getByTestId('kept').innerText(), /restored from this browser's storage/);
+  assertHeatmapMatchesReport(await wb.cells(wb.gapHeatmap), cliReport(SMALL));
+  await page.getByTestId('forget').click();
+  await wb.waitForSource('synthetic example');
+  assert.equal(await page.evaluate(() => localStorage.getItem('gapscope.file')), null, 'nothing kept');
+  await page.reload();
+  await wb.waitForSource('synthetic example');
+});
+
+test('the manifest names the input by SHA-256 with the settings, and the theme switches', async () => {
+  const manifest = JSON.parse((await wb.download(() => page.getByTestId('export-manifest').click())).text);
+  const sha = createHash('sha256').update(readFileSync(EXAMPLE)).digest('hex');
+  assert.deepEqual(manifest.inputs, [{ name: 'synthetic example', bytes: readFileSync(EXAMPLE).length, sha256: sha }]);
+  assert.equal(manifest.settings.seed, 0);
+  assert.equal(manifest.settings.bootstrap, 10000);
+  assert.match(manifest.command, /^gapscope report --profiles synthetic example --alpha 10 --bootstrap 10000 --seed 0/);
+  await page.getByTestId('theme').selectOption('dark');
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+  assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor), 'rgb(20, 22, 27)');
+  await page.screenshot({ path: join(ARTIFACTS, 'dark.png'), fullPage: true });
+  await page.getByTestId('theme').selectOption('light');
+  assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor), 'rgb(245, 246, 248)');
 });
 
 // Last: covers the whole visit (load, import, analyses, exports, reload).

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use gapscope_core::analysis::{AlphaGrid, MAX_BOOTSTRAP};
 use gapscope_core::assoc::association_sensitivity;
+use gapscope_core::manifest::{Input, Manifest};
 use gapscope_core::profile::RewardScale;
 use gapscope_core::synth::{self, SynthParams};
 use gapscope_core::{analyze, Alpha, ProfileTable, Report, RoleOverrides, Settings};
@@ -72,6 +73,9 @@ enum Command {
         /// Print the JSON report (docs/report.md) instead of text.
         #[arg(long)]
         json: bool,
+        /// Also write a reproducibility manifest (input SHA-256, settings, version) here.
+        #[arg(long)]
+        manifest: Option<PathBuf>,
     },
     /// Write a synthetic profile table as CSV (the defaults give the embedded example).
     Synth {
@@ -122,6 +126,7 @@ fn run(command: Command) -> Result<String, String> {
             outcome,
             reward_scale,
             json,
+            manifest,
         } => {
             let alpha = Alpha::new(alpha).map_err(|e| format!("--alpha: {e}"))?;
             let points = grid[2];
@@ -155,7 +160,7 @@ fn run(command: Command) -> Result<String, String> {
                     Scale::Percent => RewardScale::Percent,
                 },
             };
-            let table = read_profiles(&profiles, &overrides)?;
+            let (table, bytes) = read_profiles(&profiles, &overrides)?;
             let mut report =
                 analyze(&table, &settings).map_err(|e| format!("{}: {e}", profiles.display()))?;
             if let Some(pair) = pair {
@@ -166,6 +171,17 @@ fn run(command: Command) -> Result<String, String> {
                     association_sensitivity(&table, f, o, provider.as_deref())
                         .map_err(|e| format!("--pair: {e}"))?,
                 );
+            }
+            if let Some(path) = manifest {
+                let name = profiles.file_name().map_or_else(
+                    || profiles.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                );
+                let m = Manifest::new(vec![Input::new(&name, &bytes)], report.settings.clone());
+                let text = serde_json::to_string_pretty(&m)
+                    .map_err(|e| format!("writing the manifest: {e}"))?;
+                std::fs::write(&path, text + "\n")
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
             }
             if json {
                 let mut s = serde_json::to_string_pretty(&report)
@@ -200,16 +216,21 @@ fn run(command: Command) -> Result<String, String> {
     }
 }
 
-fn read_profiles(path: &Path, overrides: &RoleOverrides) -> Result<ProfileTable, String> {
+fn read_profiles(
+    path: &Path,
+    overrides: &RoleOverrides,
+) -> Result<(ProfileTable, Vec<u8>), String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
+    let text = String::from_utf8(bytes.clone()).map_err(|e| {
         format!(
             "{}: not UTF-8 text (invalid byte at offset {})",
             path.display(),
             e.utf8_error().valid_up_to()
         )
     })?;
-    ProfileTable::read(&text, overrides).map_err(|e| format!("{}: {e}", path.display()))
+    let table =
+        ProfileTable::read(&text, overrides).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((table, bytes))
 }
 
 fn fmt_opt(v: Option<f64>, width: usize, prec: usize) -> String {

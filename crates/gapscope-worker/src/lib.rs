@@ -9,6 +9,7 @@
 //! panic inside the worker.
 
 use gapscope_core::assoc::association_sensitivity;
+use gapscope_core::manifest::{Input, Manifest};
 use gapscope_core::{analyze, Alpha, ProfileTable, Report, RoleOverrides, Settings};
 use serde::{Deserialize, Serialize};
 
@@ -67,6 +68,8 @@ pub struct Analysis {
     pub report: Report,
     /// The table the report was computed from (for the data view and scatters).
     pub table: ProfileTable,
+    /// Inputs (SHA-256), settings, seed and version: enough to reproduce it.
+    pub manifest: Manifest,
 }
 
 /// The worker's answer: an analysis, or a message that says where and why.
@@ -86,17 +89,26 @@ pub fn handle(request: &Request) -> Response {
     };
     let table = ProfileTable::read(text, &request.roles).map_err(|e| format!("{name}: {e}"))?;
     let mut report = analyze(&table, &settings).map_err(|e| format!("{name}: {e}"))?;
+    // A pair chosen for another dataset must not stop this one's analysis.
     if let Some(p) = &request.pair {
-        report.association_sensitivity = Some(
-            association_sensitivity(&table, &p.foundational, &p.operation, p.provider.as_deref())
-                .map_err(|e| e.to_string())?,
-        );
+        match association_sensitivity(&table, &p.foundational, &p.operation, p.provider.as_deref())
+        {
+            Ok(a) => report.association_sensitivity = Some(a),
+            Err(e) => report
+                .warnings
+                .push(format!("association sensitivity: {e}")),
+        }
     }
+    let manifest = Manifest::new(
+        vec![Input::new(name, text.as_bytes())],
+        report.settings.clone(),
+    );
     Ok(Analysis {
         source: name.to_string(),
         synthetic,
         report,
         table,
+        manifest,
     })
 }
 
@@ -195,5 +207,40 @@ mod tests {
         assert!(decode_response(&handle_json("not json"))
             .unwrap_err()
             .starts_with("internal error"));
+    }
+
+    #[test]
+    fn a_pair_from_another_dataset_is_a_warning_not_a_failure() {
+        let mut req = Request {
+            source: Source::Example,
+            alpha: 10.0,
+            bootstrap: 0,
+            seed: 0,
+            roles: RoleOverrides::default(),
+            pair: Some(Pair {
+                foundational: "CE".into(),
+                operation: "RC".into(),
+                provider: Some("Aurora".into()),
+            }),
+        };
+        let a = handle(&req).unwrap();
+        let s = a.report.association_sensitivity.unwrap();
+        assert_eq!(s.provider_removed.unwrap().label, "without Aurora");
+        assert_eq!(
+            a.manifest.inputs[0].sha256,
+            gapscope_core::manifest::sha256_hex(EXAMPLE_CSV.as_bytes())
+        );
+        req.pair = Some(Pair {
+            foundational: "CE".into(),
+            operation: "RC".into(),
+            provider: Some("Nowhere".into()),
+        });
+        let a = handle(&req).unwrap();
+        assert!(a.report.association_sensitivity.is_none());
+        assert!(a
+            .report
+            .warnings
+            .iter()
+            .any(|w| w.starts_with("association sensitivity: no family `Nowhere`")));
     }
 }
