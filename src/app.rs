@@ -3,6 +3,8 @@
 //! `crate::model` and `crate::chart`; every number comes from the worker's
 //! core report.
 
+use gapscope_core::profile::Role;
+use gapscope_core::{ProfileTable, RoleOverrides};
 use gapscope_worker::{Analysis, Pair, Request, Source, EXAMPLE_LABEL};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -66,6 +68,8 @@ struct Workbench {
     /// A note about the kept file (restored, or could not be kept).
     kept: RwSignal<Option<String>>,
     theme: RwSignal<String>,
+    /// The user's column roles for the current dataset.
+    roles: RwSignal<RoleOverrides>,
 }
 
 impl Workbench {
@@ -116,6 +120,7 @@ impl Workbench {
             gap_cell: RwSignal::new(None),
             kept: RwSignal::new(None),
             theme: RwSignal::new(web::load(THEME).unwrap_or_else(|| "auto".into())),
+            roles: RwSignal::new(RoleOverrides::default()),
         }
     }
 
@@ -156,7 +161,7 @@ impl Workbench {
             alpha: k.alpha,
             bootstrap: k.bootstrap,
             seed: k.seed,
-            roles: Default::default(),
+            roles: self.roles.get_untracked(),
             pair: self.pair.get_untracked(),
         };
         let id = self.generation.get_value() + 1;
@@ -210,6 +215,7 @@ impl Workbench {
     /// Analyse a new dataset: choices tied to the previous one are cleared.
     fn open(self, source: Source) {
         self.pair.set(None);
+        self.roles.set(RoleOverrides::default());
         self.assoc_cell.set(None);
         self.gap_cell.set(None);
         self.run(source);
@@ -347,6 +353,7 @@ fn CurrentView(wb: Workbench, id: String) -> impl IntoView {
             "data" => view! {
                 <p class="detail">{format!("Dimensions: foundational {}; operations {}.", r.dimensions.foundational.join(", "), r.dimensions.operations.join(", "))}
                     {(!a.table.ignored.is_empty()).then(|| format!(" Ignored columns: {}.", a.table.ignored.join(", ")))}</p>
+                <RolePicker wb=wb table=a.table.clone() />
                 <TableView table=views::data_table(&a.table) wb=wb />
             }.into_any(),
             "association" => {
@@ -403,6 +410,92 @@ fn CurrentView(wb: Workbench, id: String) -> impl IntoView {
             }.into_any(),
             _ => view! { <p>"Unknown view."</p> }.into_any(),
         }
+    }
+}
+
+/// Assign each column a role; the analysis reruns with the new roles.
+#[component]
+fn RolePicker(wb: Workbench, table: ProfileTable) -> impl IntoView {
+    let mut cols: Vec<(String, Role)> = Vec::new();
+    cols.extend(
+        table
+            .foundational
+            .names
+            .iter()
+            .map(|n| (n.clone(), Role::Foundational)),
+    );
+    cols.extend(
+        table
+            .operations
+            .names
+            .iter()
+            .map(|n| (n.clone(), Role::Operation)),
+    );
+    cols.extend(
+        table
+            .outcome_column
+            .iter()
+            .map(|n| (n.clone(), Role::Outcome)),
+    );
+    cols.extend(table.ignored.iter().map(|n| (n.clone(), Role::Ignore)));
+    let assigned = StoredValue::new(cols.clone());
+    let change = move |name: String, role: Role| {
+        let mut cols = assigned.get_value();
+        for c in cols.iter_mut() {
+            if c.0 == name {
+                c.1 = role;
+            } else if role == Role::Outcome && c.1 == Role::Outcome {
+                c.1 = Role::Ignore; // one outcome at a time
+            }
+        }
+        let pick = |r: Role| {
+            cols.iter()
+                .filter(|c| c.1 == r)
+                .map(|c| c.0.clone())
+                .collect::<Vec<_>>()
+        };
+        let outcome = pick(Role::Outcome).into_iter().next();
+        wb.roles.set(RoleOverrides {
+            foundational: Some(pick(Role::Foundational)),
+            operations: Some(pick(Role::Operation)),
+            no_outcome: outcome.is_none(),
+            outcome,
+            reward_scale: wb.roles.get_untracked().reward_scale,
+        });
+        wb.rerun();
+    };
+    let label = |r: Role| match r {
+        Role::Foundational => "foundational",
+        Role::Operation => "operation",
+        Role::Outcome => "outcome",
+        Role::Ignore => "ignore",
+    };
+    view! {
+        <details class="roles" open=!table.ignored.is_empty()>
+            <summary>"Column roles (defaults by name; change any)"</summary>
+            <div class="role-grid" data-testid="roles">
+                {cols.into_iter().map(|(name, role)| {
+                    let n = name.clone();
+                    view! {
+                        <label>{name.clone()}
+                            <select data-column=name.clone() on:change=move |ev| {
+                                let r = match event_target_value(&ev).as_str() {
+                                    "foundational" => Role::Foundational,
+                                    "operation" => Role::Operation,
+                                    "outcome" => Role::Outcome,
+                                    _ => Role::Ignore,
+                                };
+                                change(n.clone(), r);
+                            }>
+                                {[Role::Foundational, Role::Operation, Role::Outcome, Role::Ignore].into_iter().map(|r| view! {
+                                    <option value=label(r) selected=r == role>{label(r)}</option>
+                                }).collect_view()}
+                            </select>
+                        </label>
+                    }
+                }).collect_view()}
+            </div>
+        </details>
     }
 }
 

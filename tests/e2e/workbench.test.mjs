@@ -334,6 +334,21 @@ test('rankings, overall gap, data and paper tables render from the report', asyn
   await wb.openView('gaps');
 });
 
+test('column roles: ignoring a foundational column reruns the analysis without it', async () => {
+  await wb.openView('data');
+  await page.locator('details.roles summary').click();
+  await page.locator('select[data-column="TU"]').selectOption('ignore');
+  await page.waitForFunction(() => document.querySelector('[data-testid=summary-sentence]')?.textContent.includes('6 foundational dimensions'));
+  await wb.waitIdle();
+  assert.match(await wb.summary.innerText(), /ignored: TU/);
+  await wb.openView('gaps');
+  assertHeatmapMatchesReport(await wb.cells(wb.gapHeatmap), cliReport(EXAMPLE, '--foundational', 'IS,KU,CI,RE,SM,CE'));
+  // Loading a dataset again starts from the default roles.
+  await page.getByTestId('load-example').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=summary-sentence]')?.textContent.includes('7 foundational dimensions'));
+  await wb.waitIdle();
+});
+
 test('a loaded file survives a reload, and one click forgets it', async () => {
   await wb.pickFile(SMALL);
   await wb.waitForSource('profiles-small.csv');

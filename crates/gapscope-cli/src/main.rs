@@ -65,8 +65,11 @@ enum Command {
         #[arg(long, value_delimiter = ',')]
         operations: Option<Vec<String>>,
         /// Outcome column (default: `reward`).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "no_outcome")]
         outcome: Option<String>,
+        /// Read no outcome, even if a column is named `reward`.
+        #[arg(long)]
+        no_outcome: bool,
         /// How reward values are scaled to 0–100.
         #[arg(long, value_enum, default_value = "auto")]
         reward_scale: Scale,
@@ -124,6 +127,7 @@ fn run(command: Command) -> Result<String, String> {
             foundational,
             operations,
             outcome,
+            no_outcome,
             reward_scale,
             json,
             manifest,
@@ -154,6 +158,7 @@ fn run(command: Command) -> Result<String, String> {
                 foundational,
                 operations,
                 outcome,
+                no_outcome,
                 reward_scale: match reward_scale {
                     Scale::Auto => RewardScale::Auto,
                     Scale::Fraction => RewardScale::Fraction,

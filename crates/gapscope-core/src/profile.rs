@@ -130,6 +130,9 @@ pub struct RoleOverrides {
     pub foundational: Option<Vec<String>>,
     pub operations: Option<Vec<String>>,
     pub outcome: Option<String>,
+    /// No outcome at all, even if a column is named `reward`.
+    #[serde(default)]
+    pub no_outcome: bool,
     #[serde(default)]
     pub reward_scale: RewardScale,
 }
@@ -568,7 +571,7 @@ impl RawTable {
         let overridden = |role: Role| match role {
             Role::Foundational => o.foundational.is_some(),
             Role::Operation => o.operations.is_some(),
-            Role::Outcome => o.outcome.is_some(),
+            Role::Outcome => o.outcome.is_some() || o.no_outcome,
             Role::Ignore => true,
         };
         Ok(self
