@@ -190,6 +190,16 @@ impl Workbench {
                             }
                         }
                     }
+                    if a.imported {
+                        // The report's own settings were used: show them.
+                        let s = &a.report.settings;
+                        self.knobs.set(Knobs {
+                            alpha: s.alpha,
+                            bootstrap: s.bootstrap,
+                            seed: s.seed,
+                        });
+                        self.pair.set(None);
+                    }
                     self.source.set_value(source);
                     self.analysis.set(Some(a));
                     self.error.set(None);
@@ -352,12 +362,12 @@ fn CurrentView(wb: Workbench, id: String) -> impl IntoView {
         match id.as_str() {
             "data" => view! {
                 <p class="detail">{format!("Dimensions: foundational {}; operations {}.", r.dimensions.foundational.join(", "), r.dimensions.operations.join(", "))}
-                    {(!a.table.ignored.is_empty()).then(|| format!(" Ignored columns: {}.", a.table.ignored.join(", ")))}</p>
-                <RolePicker wb=wb table=a.table.clone() />
-                <TableView table=views::data_table(&a.table) wb=wb />
+                    {(!a.report.input.ignored.is_empty()).then(|| format!(" Ignored columns: {}.", a.report.input.ignored.join(", ")))}</p>
+                <RolePicker wb=wb table=a.report.input.clone() />
+                <TableView table=views::data_table(&a.report.input) wb=wb />
             }.into_any(),
             "association" => {
-                let table = a.table.clone();
+                let table = a.report.input.clone();
                 let report = a.report.clone();
                 view! {
                     <CorrelationToggle wb=wb />
@@ -393,6 +403,9 @@ fn CurrentView(wb: Workbench, id: String) -> impl IntoView {
                         {charts.into_iter().zip(["mae", "rho", "q2"]).map(|(svg, n)| view! { <Figure svg=svg name=format!("penalty-{n}") wb=wb testid="penalty-chart" /> }).collect_view()}
                     </div>
                     {nested.map(|t| view! { <TableView table=t wb=wb /> })}
+                    <details class="alt"><summary>"The curves as a table"</summary>
+                        {views::penalty_table(r).map(|t| view! { <TableView table=t wb=wb /> })}
+                    </details>
                 }.into_any(),
                 None => view! { <p class="detail">"No reward column in this data: penalty sensitivity is computed for reward prediction."</p> }.into_any(),
             },
@@ -560,7 +573,7 @@ fn GapsView(wb: Workbench, analysis: Analysis) -> impl IntoView {
 
 #[component]
 fn SensitivityView(wb: Workbench, analysis: Analysis) -> impl IntoView {
-    let t = analysis.table.clone();
+    let t = analysis.report.input.clone();
     let current = wb.pair.get_untracked();
     let f0 = current
         .as_ref()

@@ -384,6 +384,41 @@ pub fn reward(r: &Report) -> Option<(Table, Table, Vec<String>)> {
     Some((table, diffs, panels))
 }
 
+/// The penalty curves as a table (the charts' text alternative).
+pub fn penalty_table(r: &Report) -> Option<Table> {
+    let s = r.sensitivity.as_ref()?;
+    let mut headers = vec!["α".to_string()];
+    for m in ["MAE", "ρ", "Q²"] {
+        for p in ["F", "O", "F+O"] {
+            headers.push(format!("{p} {m}"));
+        }
+    }
+    let rows = s
+        .alphas
+        .iter()
+        .enumerate()
+        .map(|(k, a)| {
+            let mut row = vec![Cell::num(Some(*a), if *a < 1.0 { 3 } else { 1 })];
+            for (pick, d) in [(0usize, 2usize), (1, 3), (2, 3)] {
+                for c in [&s.f, &s.o, &s.fo] {
+                    let v = match pick {
+                        0 => c.mae[k],
+                        1 => c.spearman[k],
+                        _ => c.q2[k],
+                    };
+                    row.push(Cell::num(v, d));
+                }
+            }
+            row
+        })
+        .collect();
+    Some(Table {
+        title: "Penalty sensitivity of reward prediction, per α".into(),
+        headers,
+        rows,
+    })
+}
+
 /// Penalty sensitivity curves and the nested-selection table.
 pub fn penalty(r: &Report) -> Option<(Vec<String>, Option<Table>)> {
     let s = r.sensitivity.as_ref()?;
@@ -627,6 +662,9 @@ mod tests {
         let (charts, nested) = penalty(&r).unwrap();
         assert_eq!(charts.len(), 3);
         assert_eq!(nested.unwrap().rows.len(), 9);
+        let pt = penalty_table(&r).unwrap();
+        assert_eq!((pt.rows.len(), pt.headers.len()), (25, 10));
+        assert_eq!(pt.rows[12][0].display(), "10.0", "α = 10 on the grid");
         assert!(
             sensitivity_table(&r).is_none(),
             "only when a pair was asked for"

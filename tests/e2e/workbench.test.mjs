@@ -349,6 +349,20 @@ test('column roles: ignoring a foundational column reruns the analysis without i
   await wb.waitIdle();
 });
 
+test('an exported JSON report, dropped back in, reproduces the view with its own settings', async () => {
+  const exported = await wb.download(() => page.getByTestId('export-json').click());
+  await wb.setSetting('alpha', '3');
+  await page.waitForFunction(() => document.querySelector('[data-testid=summary-detail]')?.textContent.includes('α = 3;'));
+  await wb.waitIdle();
+  await wb.fileInput.setInputFiles({ name: 'exported-report.json', mimeType: 'application/json', buffer: exported.bytes });
+  await wb.waitForSource('exported-report.json');
+  assert.equal(await page.getByTestId('alpha').inputValue(), '10');
+  assert.match(await page.getByTestId('warnings').innerText(), /recomputed from its input with its settings: every number agrees/);
+  assertHeatmapMatchesReport(await wb.cells(wb.gapHeatmap), cliReport(EXAMPLE));
+  await page.getByTestId('load-example').click();
+  await wb.waitForSource('synthetic example');
+});
+
 test('a loaded file survives a reload, and one click forgets it', async () => {
   await wb.pickFile(SMALL);
   await wb.waitForSource('profiles-small.csv');

@@ -288,6 +288,22 @@ pub struct Sensitivity {
     pub fo: Curve,
 }
 
+impl SettingsReport {
+    /// The settings that produced this report, validated again.
+    pub fn to_settings(&self) -> Result<Settings, SettingsError> {
+        let s = Settings {
+            alpha: Alpha::new(self.alpha)?,
+            bootstrap: self.bootstrap,
+            seed: self.seed,
+            macro_definition: self.macro_definition,
+            grid: AlphaGrid::new(self.grid.lo, self.grid.hi, self.grid.points)?,
+            nested: self.nested,
+        };
+        s.validate()?;
+        Ok(s)
+    }
+}
+
 /// Settings as reported, with the PRNG named.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SettingsReport {
@@ -328,6 +344,9 @@ pub struct Report {
     pub association_sensitivity: Option<crate::assoc::AssociationSensitivity>,
     /// Models ranked by their foundational and operation means.
     pub rankings: Rankings,
+    /// The table analysed (roles assigned), so that a report re-imported into
+    /// the page or re-run reproduces itself.
+    pub input: ProfileTable,
     /// The largest |gap| over the operations: the heatmap's symmetric scale.
     pub max_abs_gap: Option<f64>,
     pub warnings: Vec<String>,
@@ -829,6 +848,7 @@ pub fn analyze(table: &ProfileTable, settings: &Settings) -> Result<Report, Anal
         sensitivity,
         association_sensitivity: None,
         rankings: rankings(table),
+        input: table.clone(),
         max_abs_gap,
         warnings,
     })

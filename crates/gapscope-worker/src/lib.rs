@@ -66,8 +66,8 @@ pub struct Analysis {
     /// Whether this is the synthetic example (the page labels it so).
     pub synthetic: bool,
     pub report: Report,
-    /// The table the report was computed from (for the data view and scatters).
-    pub table: ProfileTable,
+    /// Whether the source was a gapscope JSON report, recomputed from its input.
+    pub imported: bool,
     /// Inputs (SHA-256), settings, seed and version: enough to reproduce it.
     pub manifest: Manifest,
 }
@@ -76,21 +76,47 @@ pub struct Analysis {
 pub type Response = Result<Analysis, String>;
 
 /// Run one request. Errors are prefixed with the file name.
+///
+/// A gapscope JSON report (as exported by the page or written by
+/// `gapscope report --json`) is re-imported: its `input` table is analysed again
+/// with its own settings, and any difference from the stored numbers is said.
 pub fn handle(request: &Request) -> Response {
-    let settings = Settings {
-        alpha: Alpha::new(request.alpha).map_err(|e| e.to_string())?,
-        bootstrap: request.bootstrap,
-        seed: request.seed,
-        ..Settings::default()
-    };
     let (name, text, synthetic) = match &request.source {
         Source::Example => (EXAMPLE_LABEL, EXAMPLE_CSV, true),
         Source::File { name, text } => (name.as_str(), text.as_str(), false),
     };
-    let table = ProfileTable::read(text, &request.roles).map_err(|e| format!("{name}: {e}"))?;
+    let imported = as_report(text);
+    let (table, settings, pair) = match &imported {
+        Some(old) => {
+            let settings = old
+                .settings
+                .to_settings()
+                .map_err(|e| format!("{name}: settings of the report: {e}"))?;
+            let pair = old.association_sensitivity.as_ref().map(|a| Pair {
+                foundational: a.foundational.clone(),
+                operation: a.operation.clone(),
+                provider: a
+                    .provider_removed
+                    .as_ref()
+                    .map(|p| p.label.trim_start_matches("without ").to_string()),
+            });
+            (old.input.clone(), settings, pair)
+        }
+        None => {
+            let settings = Settings {
+                alpha: Alpha::new(request.alpha).map_err(|e| e.to_string())?,
+                bootstrap: request.bootstrap,
+                seed: request.seed,
+                ..Settings::default()
+            };
+            let table =
+                ProfileTable::read(text, &request.roles).map_err(|e| format!("{name}: {e}"))?;
+            (table, settings, request.pair.clone())
+        }
+    };
     let mut report = analyze(&table, &settings).map_err(|e| format!("{name}: {e}"))?;
     // A pair chosen for another dataset must not stop this one's analysis.
-    if let Some(p) = &request.pair {
+    if let Some(p) = &pair {
         match association_sensitivity(&table, &p.foundational, &p.operation, p.provider.as_deref())
         {
             Ok(a) => report.association_sensitivity = Some(a),
@@ -98,6 +124,17 @@ pub fn handle(request: &Request) -> Response {
                 .warnings
                 .push(format!("association sensitivity: {e}")),
         }
+    }
+    if let Some(old) = &imported {
+        let same = serde_json::to_value(old).ok() == serde_json::to_value(&report).ok();
+        report.warnings.push(if same {
+            format!("{name}: a gapscope {} report, recomputed from its input with its settings: every number agrees", old.version)
+        } else {
+            format!(
+                "{name}: a gapscope {} report, recomputed from its input with its settings by gapscope {}: some numbers differ from the file; the recomputed ones are shown",
+                old.version, report.version
+            )
+        });
     }
     let manifest = Manifest::new(
         vec![Input::new(name, text.as_bytes())],
@@ -107,9 +144,20 @@ pub fn handle(request: &Request) -> Response {
         source: name.to_string(),
         synthetic,
         report,
-        table,
+        imported: imported.is_some(),
         manifest,
     })
+}
+
+/// The text as a gapscope report, when it is one.
+fn as_report(text: &str) -> Option<Report> {
+    let t = text.trim_start_matches('\u{feff}').trim_start();
+    if !t.starts_with('{') || !t.contains("\"tool\"") {
+        return None;
+    }
+    serde_json::from_str::<Report>(t)
+        .ok()
+        .filter(|r| r.tool == "gapscope")
 }
 
 /// Encode a request as the JSON text the worker receives.
