@@ -41,11 +41,13 @@ struct Knobs {
 const KEPT_FILE: &str = "gapscope.file";
 const THEME: &str = "gapscope.theme";
 
-/// A file kept in the browser's storage.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct Kept {
-    name: String,
-    text: String,
+/// The name a source is shown by.
+fn source_label(source: &Source) -> String {
+    match source {
+        Source::Example => EXAMPLE_LABEL.to_string(),
+        Source::File { name, .. } => name.clone(),
+        Source::Files { files } => files.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(" + "),
+    }
 }
 
 /// The whole page state.
@@ -126,18 +128,12 @@ impl Workbench {
 
     /// The file kept from an earlier visit, if any.
     fn restored_source(self) -> Source {
-        match web::load(KEPT_FILE).and_then(|s| serde_json::from_str::<Kept>(&s).ok()) {
-            Some(k) => {
-                self.kept.set(Some(format!(
-                    "{} was restored from this browser's storage.",
-                    k.name
-                )));
-                Source::File {
-                    name: k.name,
-                    text: k.text,
-                }
+        match web::load(KEPT_FILE).and_then(|s| serde_json::from_str::<Source>(&s).ok()) {
+            Some(source) if source != Source::Example => {
+                self.kept.set(Some(format!("{} was restored from this browser's storage.", source_label(&source))));
+                source
             }
-            None => Source::Example,
+            _ => Source::Example,
         }
     }
 
@@ -151,10 +147,7 @@ impl Workbench {
     /// Analyse `source` with the current settings. Only the newest request's
     /// answer is applied; a failed one leaves the previous analysis on screen.
     fn run(self, source: Source) {
-        let label = match &source {
-            Source::Example => EXAMPLE_LABEL.to_string(),
-            Source::File { name, .. } => name.clone(),
-        };
+        let label = source_label(&source);
         let k = self.knobs.get_untracked();
         let request = Request {
             source: source.clone(),
@@ -176,12 +169,9 @@ impl Workbench {
             self.busy.set(None);
             match result {
                 Ok(a) => {
-                    if let Source::File { name, text } = &source {
-                        let kept = serde_json::to_string(&Kept {
-                            name: name.clone(),
-                            text: text.clone(),
-                        })
-                        .unwrap_or_default();
+                    if source != Source::Example {
+                        let name = source_label(&source);
+                        let kept = serde_json::to_string(&source).unwrap_or_default();
                         // Already kept (e.g. just restored): leave it and its note alone.
                         if web::load(KEPT_FILE).as_deref() != Some(kept.as_str()) {
                             match web::store(KEPT_FILE, &kept) {
@@ -231,12 +221,30 @@ impl Workbench {
         self.run(source);
     }
 
-    fn open_file(self, file: web_sys::File) {
-        let name = file.name();
+    /// Open the dropped or picked files: one is analysed as it is, several
+    /// are joined on `model`.
+    fn open_files(self, list: web_sys::FileList) {
+        let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
+        if files.is_empty() {
+            return;
+        }
         spawn_local(async move {
-            match read_text(&file).await {
-                Ok(text) => self.open(Source::File { name, text }),
-                Err(e) => self.error.set(Some(format!("{name}: {e}"))),
+            let mut read = Vec::new();
+            for file in &files {
+                let name = file.name();
+                match read_text(file).await {
+                    Ok(text) => read.push((name, text)),
+                    Err(e) => {
+                        self.error.set(Some(format!("{name}: {e}")));
+                        return;
+                    }
+                }
+            }
+            if read.len() == 1 {
+                let (name, text) = read.remove(0);
+                self.open(Source::File { name, text });
+            } else {
+                self.open(Source::Files { files: read });
             }
         });
     }
@@ -650,7 +658,6 @@ fn SyntheticMark(wb: Workbench) -> impl IntoView {
 #[component]
 fn DropZone(wb: Workbench) -> impl IntoView {
     let over = RwSignal::new(false);
-    let first_file = |files: Option<web_sys::FileList>| files.and_then(|f| f.get(0));
     view! {
         <div class="dropzone" class:over=move || over.get() data-testid="dropzone"
             on:dragover=move |ev: leptos::ev::DragEvent| { ev.prevent_default(); over.set(true); }
@@ -658,22 +665,22 @@ fn DropZone(wb: Workbench) -> impl IntoView {
             on:drop=move |ev: leptos::ev::DragEvent| {
                 ev.prevent_default();
                 over.set(false);
-                if let Some(file) = first_file(ev.data_transfer().and_then(|d| d.files())) {
-                    wb.open_file(file);
+                if let Some(files) = ev.data_transfer().and_then(|d| d.files()) {
+                    wb.open_files(files);
                 }
             }
         >
             <p>
-                "Drop a profile file here (wide CSV or JSON: "
+                "Drop profile files here (wide CSV or JSON: "
                 <code>"model,family,TU,…,GI,…,reward"</code>
-                "), or "
+                "; several files are joined on model), or "
                 <label class="pick">
                     "choose a file"
-                    <input type="file" accept=".csv,.json,.txt,text/csv,application/json" data-testid="file-input"
+                    <input type="file" multiple accept=".csv,.json,.txt,text/csv,application/json" data-testid="file-input"
                         on:change=move |ev| {
                             let input: web_sys::HtmlInputElement = event_target(&ev);
-                            if let Some(file) = first_file(input.files()) {
-                                wb.open_file(file);
+                            if let Some(files) = input.files() {
+                                wb.open_files(files);
                             }
                             input.set_value("");
                         } />

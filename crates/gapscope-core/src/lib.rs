@@ -25,6 +25,7 @@ pub mod assoc;
 pub mod bootstrap;
 pub mod crossval;
 pub mod holdout;
+pub mod join;
 pub mod manifest;
 pub mod profile;
 pub mod ridge;

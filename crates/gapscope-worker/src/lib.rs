@@ -9,6 +9,7 @@
 //! panic inside the worker.
 
 use gapscope_core::assoc::association_sensitivity;
+use gapscope_core::join::{read_profiles, JoinReport};
 use gapscope_core::manifest::{Input, Manifest};
 use gapscope_core::{analyze, Alpha, ProfileTable, Report, RoleOverrides, Settings};
 use serde::{Deserialize, Serialize};
@@ -25,6 +26,8 @@ pub enum Source {
     Example,
     /// A file the user dropped or picked: its name and its text.
     File { name: String, text: String },
+    /// Several profile files to join on `model` (name, text each).
+    Files { files: Vec<(String, String)> },
 }
 
 /// A request from the page.
@@ -68,6 +71,9 @@ pub struct Analysis {
     pub report: Report,
     /// Whether the source was a gapscope JSON report, recomputed from its input.
     pub imported: bool,
+    /// When several files were joined: what the join did.
+    #[serde(default)]
+    pub join: Option<JoinReport>,
     /// Inputs (SHA-256), settings, seed and version: enough to reproduce it.
     pub manifest: Manifest,
 }
@@ -81,9 +87,13 @@ pub type Response = Result<Analysis, String>;
 /// `gapscope report --json`) is re-imported: its `input` table is analysed again
 /// with its own settings, and any difference from the stored numbers is said.
 pub fn handle(request: &Request) -> Response {
+    if let Source::Files { files } = &request.source {
+        return handle_files(request, files);
+    }
     let (name, text, synthetic) = match &request.source {
         Source::Example => (EXAMPLE_LABEL, EXAMPLE_CSV, true),
         Source::File { name, text } => (name.as_str(), text.as_str(), false),
+        Source::Files { .. } => return Err("internal error: several files".into()),
     };
     let imported = as_report(text);
     let (table, settings, pair) = match &imported {
@@ -145,6 +155,41 @@ pub fn handle(request: &Request) -> Response {
         synthetic,
         report,
         imported: imported.is_some(),
+        join: None,
+        manifest,
+    })
+}
+
+/// Several profile files: read each (errors name the file), join on model,
+/// analyse; the join report goes into the warnings.
+fn handle_files(request: &Request, files: &[(String, String)]) -> Response {
+    let settings = Settings {
+        alpha: Alpha::new(request.alpha).map_err(|e| e.to_string())?,
+        bootstrap: request.bootstrap,
+        seed: request.seed,
+        ..Settings::default()
+    };
+    let (table, join_report) = read_profiles(files, &request.roles).map_err(|e| e.to_string())?;
+    let label = files.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(" + ");
+    let mut report = analyze(&table, &settings).map_err(|e| format!("{label}: {e}"))?;
+    report.summary = format!("{} (joined on model from {} files)", report.summary, files.len());
+    for s in join_report.sentences().into_iter().rev() {
+        report.warnings.insert(0, s);
+    }
+    if let Some(p) = &request.pair {
+        match association_sensitivity(&table, &p.foundational, &p.operation, p.provider.as_deref()) {
+            Ok(a) => report.association_sensitivity = Some(a),
+            Err(e) => report.warnings.push(format!("association sensitivity: {e}")),
+        }
+    }
+    let inputs = files.iter().map(|(n, t)| Input::new(n, t.as_bytes())).collect();
+    let manifest = Manifest::new(inputs, report.settings.clone());
+    Ok(Analysis {
+        source: label,
+        synthetic: false,
+        report,
+        imported: false,
+        join: Some(join_report),
         manifest,
     })
 }
@@ -290,5 +335,34 @@ mod tests {
             .warnings
             .iter()
             .any(|w| w.starts_with("association sensitivity: no family `Nowhere`")));
+    }
+
+    #[test]
+    fn several_files_are_joined_and_the_join_is_reported() {
+        let req = Request {
+            source: Source::Files {
+                files: vec![
+                    ("f.csv".into(), "model,family,TU,RE\na,A,1,2\nb,B,3,5\nc,C,5,6\nd,D,2,2\n".into()),
+                    ("o.csv".into(), "model,family,GI,PL\na,A,9,10\nb,B,7,8\nc,C,4,4\ne,E,1,1\n".into()),
+                ],
+            },
+            alpha: 10.0,
+            bootstrap: 0,
+            seed: 0,
+            roles: RoleOverrides::default(),
+            pair: None,
+        };
+        let a = handle(&req).unwrap();
+        assert_eq!(a.source, "f.csv + o.csv");
+        assert!(a.report.summary.ends_with("(joined on model from 2 files)"), "{}", a.report.summary);
+        assert_eq!(a.report.models, ["a", "b", "c", "d", "e"]);
+        assert!(a.report.warnings[0].starts_with("not in f.csv: e"));
+        assert_eq!(a.manifest.inputs.len(), 2);
+        assert_eq!(a.join.unwrap().joined, 3);
+        let bad = Request {
+            source: Source::Files { files: vec![("f.csv".into(), "model,family,TU\na,A,x\n".into()), ("o.csv".into(), "model,family,GI\na,A,1\n".into())] },
+            ..req
+        };
+        assert!(handle(&bad).unwrap_err().starts_with("f.csv: line 2, column `TU`"));
     }
 }
