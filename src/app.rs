@@ -46,7 +46,11 @@ fn source_label(source: &Source) -> String {
     match source {
         Source::Example => EXAMPLE_LABEL.to_string(),
         Source::File { name, .. } => name.clone(),
-        Source::Files { files } => files.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(" + "),
+        Source::Files { files } => files
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect::<Vec<_>>()
+            .join(" + "),
     }
 }
 
@@ -130,7 +134,10 @@ impl Workbench {
     fn restored_source(self) -> Source {
         match web::load(KEPT_FILE).and_then(|s| serde_json::from_str::<Source>(&s).ok()) {
             Some(source) if source != Source::Example => {
-                self.kept.set(Some(format!("{} was restored from this browser's storage.", source_label(&source))));
+                self.kept.set(Some(format!(
+                    "{} was restored from this browser's storage.",
+                    source_label(&source)
+                )));
                 source
             }
             _ => Source::Example,

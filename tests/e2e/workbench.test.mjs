@@ -363,6 +363,17 @@ test('an exported JSON report, dropped back in, reproduces the view with its own
   await wb.waitForSource('synthetic example');
 });
 
+test('several profile files are joined on model and the join is reported', async () => {
+  await wb.fileInput.setInputFiles([join(ROOT, 'tests/fixtures/split-foundational.csv'), join(ROOT, 'tests/fixtures/split-operations.csv')]);
+  await wb.waitForSource('split-foundational.csv + split-operations.csv');
+  assert.match(await wb.summary.innerText(), /7 models in 4 families, 3 foundational dimensions, 3 operations, reward .*\(joined on model from 2 files\)/);
+  assert.match(await page.getByTestId('warnings').innerText(), /not in split-operations.csv: Gamma One/);
+  const report = cliReport(join(ROOT, 'tests/fixtures/split-foundational.csv') + ',' + join(ROOT, 'tests/fixtures/split-operations.csv'));
+  assertHeatmapMatchesReport(await wb.cells(wb.gapHeatmap), report);
+  await page.getByTestId('load-example').click();
+  await wb.waitForSource('synthetic example');
+});
+
 test('a loaded file survives a reload, and one click forgets it', async () => {
   await wb.pickFile(SMALL);
   await wb.waitForSource('profiles-small.csv');

@@ -1,12 +1,13 @@
 //! `gapscope`: the command line over gapscope-core. Context (file names) is
 //! added to core errors here, at the edge; every number comes from the core.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use gapscope_core::analysis::{AlphaGrid, MAX_BOOTSTRAP};
 use gapscope_core::assoc::association_sensitivity;
+use gapscope_core::join::read_profiles;
 use gapscope_core::manifest::{Input, Manifest};
 use gapscope_core::profile::RewardScale;
 use gapscope_core::synth::{self, SynthParams};
@@ -34,9 +35,10 @@ enum Scale {
 enum Command {
     /// Analyse a profile table: correlations, family-held-out ridge, gaps, Q².
     Report {
-        /// Profile file: wide CSV or JSON (see docs/formats.md).
-        #[arg(long)]
-        profiles: PathBuf,
+        /// Profile file(s): wide CSV or JSON (see docs/formats.md). Several
+        /// files (repeat the flag, or separate with commas) are joined on `model`.
+        #[arg(long, required = true, value_delimiter = ',')]
+        profiles: Vec<PathBuf>,
         /// Ridge penalty (> 0).
         #[arg(long, default_value_t = 10.0)]
         alpha: f64,
@@ -165,9 +167,20 @@ fn run(command: Command) -> Result<String, String> {
                     Scale::Percent => RewardScale::Percent,
                 },
             };
-            let (table, bytes) = read_profiles(&profiles, &overrides)?;
-            let mut report =
-                analyze(&table, &settings).map_err(|e| format!("{}: {e}", profiles.display()))?;
+            let (table, files) = read_files(&profiles, &overrides)?;
+            let shown = profiles
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(" + ");
+            let mut report = analyze(&table, &settings).map_err(|e| format!("{shown}: {e}"))?;
+            if files.len() > 1 {
+                report.summary = format!(
+                    "{} (joined on model from {} files)",
+                    report.summary,
+                    files.len()
+                );
+            }
             if let Some(pair) = pair {
                 let (f, o) = pair.split_once(':').ok_or_else(|| {
                     format!("--pair: expected FOUNDATIONAL:OPERATION (e.g. CE:RC), got `{pair}`")
@@ -178,11 +191,11 @@ fn run(command: Command) -> Result<String, String> {
                 );
             }
             if let Some(path) = manifest {
-                let name = profiles.file_name().map_or_else(
-                    || profiles.display().to_string(),
-                    |n| n.to_string_lossy().into_owned(),
-                );
-                let m = Manifest::new(vec![Input::new(&name, &bytes)], report.settings.clone());
+                let inputs = files
+                    .iter()
+                    .map(|(name, bytes)| Input::new(name, bytes))
+                    .collect();
+                let m = Manifest::new(inputs, report.settings.clone());
                 let text = serde_json::to_string_pretty(&m)
                     .map_err(|e| format!("writing the manifest: {e}"))?;
                 std::fs::write(&path, text + "\n")
@@ -194,7 +207,7 @@ fn run(command: Command) -> Result<String, String> {
                 s.push('\n');
                 Ok(s)
             } else {
-                Ok(text_report(&profiles, &report))
+                Ok(text_report(&shown, &report))
             }
         }
         Command::Synth {
@@ -221,21 +234,36 @@ fn run(command: Command) -> Result<String, String> {
     }
 }
 
-fn read_profiles(
-    path: &Path,
+/// Read the files and join them (one file: read as it is). Returns the table
+/// and each file's name and bytes (for the manifest); join notes go to stderr.
+#[allow(clippy::type_complexity)]
+fn read_files(
+    paths: &[PathBuf],
     overrides: &RoleOverrides,
-) -> Result<(ProfileTable, Vec<u8>), String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let text = String::from_utf8(bytes.clone()).map_err(|e| {
-        format!(
-            "{}: not UTF-8 text (invalid byte at offset {})",
-            path.display(),
-            e.utf8_error().valid_up_to()
-        )
-    })?;
-    let table =
-        ProfileTable::read(&text, overrides).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok((table, bytes))
+) -> Result<(ProfileTable, Vec<(String, Vec<u8>)>), String> {
+    let mut texts = Vec::new();
+    let mut raw = Vec::new();
+    for path in paths {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = String::from_utf8(bytes.clone()).map_err(|e| {
+            format!(
+                "{}: not UTF-8 text (invalid byte at offset {})",
+                path.display(),
+                e.utf8_error().valid_up_to()
+            )
+        })?;
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        texts.push((path.display().to_string(), text));
+        raw.push((name, bytes));
+    }
+    let (table, join) = read_profiles(&texts, overrides).map_err(|e| e.to_string())?;
+    for s in join.sentences() {
+        eprintln!("note: {s}");
+    }
+    Ok((table, raw))
 }
 
 fn fmt_opt(v: Option<f64>, width: usize, prec: usize) -> String {
@@ -252,9 +280,9 @@ fn fmt_ci(ci: Option<[f64; 2]>, prec: usize) -> String {
     }
 }
 
-fn text_report(path: &Path, r: &Report) -> String {
+fn text_report(shown: &str, r: &Report) -> String {
     use std::fmt::Write as _;
-    let mut s = format!("{}: {}\n", path.display(), r.summary);
+    let mut s = format!("{shown}: {}\n", r.summary);
     let _ = writeln!(
         s,
         "held out by {} (alpha = {}; {} bootstrap draws, seed {})",

@@ -27,7 +27,12 @@ impl JoinReport {
         self.missing_from
             .iter()
             .filter(|(_, m)| !m.is_empty())
-            .map(|(f, m)| format!("not in {f}: {} (kept, with its values from {f} missing)", m.join(", ")))
+            .map(|(f, m)| {
+                format!(
+                    "not in {f}: {} (kept, with its values from {f} missing)",
+                    m.join(", ")
+                )
+            })
             .collect()
     }
 }
@@ -78,14 +83,25 @@ pub enum ReadError {
 /// read with the default roles, the tables are joined on `model`, and the
 /// user's roles (`overrides`) then apply to the joined columns. With one file
 /// the roles apply directly (so its ignored columns can be assigned too).
-pub fn read_profiles(files: &[(String, String)], overrides: &crate::RoleOverrides) -> Result<(ProfileTable, JoinReport), ReadError> {
+pub fn read_profiles(
+    files: &[(String, String)],
+    overrides: &crate::RoleOverrides,
+) -> Result<(ProfileTable, JoinReport), ReadError> {
     if let [(name, text)] = files {
-        let t = ProfileTable::read(text, overrides).map_err(|source| ReadError::File { file: name.clone(), source })?;
+        let t = ProfileTable::read(text, overrides).map_err(|source| ReadError::File {
+            file: name.clone(),
+            source,
+        })?;
         return Ok(join(&[(name.clone(), t)])?);
     }
     let mut tables = Vec::new();
     for (name, text) in files {
-        let t = ProfileTable::read(text, &crate::RoleOverrides::default()).map_err(|source| ReadError::File { file: name.clone(), source })?;
+        let t = ProfileTable::read(text, &crate::RoleOverrides::default()).map_err(|source| {
+            ReadError::File {
+                file: name.clone(),
+                source,
+            }
+        })?;
         tables.push((name.clone(), t));
     }
     let (joined, report) = join(&tables)?;
@@ -130,7 +146,12 @@ pub fn join(files: &[(String, ProfileTable)]) -> Result<(ProfileTable, JoinRepor
     let mut owner: Vec<(String, usize)> = Vec::new();
     let mut outcome: Option<(usize, String)> = None;
     for (fi, (_, t)) in files.iter().enumerate() {
-        let cols = t.foundational.names.iter().chain(&t.operations.names).chain(&t.outcome_column);
+        let cols = t
+            .foundational
+            .names
+            .iter()
+            .chain(&t.operations.names)
+            .chain(&t.outcome_column);
         for c in cols {
             if let Some((_, f0)) = owner.iter().find(|(x, _)| x == c) {
                 return Err(JoinError::ColumnConflict {
@@ -155,10 +176,19 @@ pub fn join(files: &[(String, ProfileTable)]) -> Result<(ProfileTable, JoinRepor
     }
     let n = models.len();
     let index = |t: &ProfileTable, m: &str| t.models.iter().position(|x| x == m);
-    let mut foundational = Block { names: Vec::new(), values: vec![Vec::new(); n] };
-    let mut operations = Block { names: Vec::new(), values: vec![Vec::new(); n] };
+    let mut foundational = Block {
+        names: Vec::new(),
+        values: vec![Vec::new(); n],
+    };
+    let mut operations = Block {
+        names: Vec::new(),
+        values: vec![Vec::new(); n],
+    };
     for (_, t) in files {
-        for (block, src) in [(&mut foundational, &t.foundational), (&mut operations, &t.operations)] {
+        for (block, src) in [
+            (&mut foundational, &t.foundational),
+            (&mut operations, &t.operations),
+        ] {
             block.names.extend(src.names.iter().cloned());
             for (i, (m, _, _)) in models.iter().enumerate() {
                 match index(t, m) {
@@ -173,7 +203,12 @@ pub fn join(files: &[(String, ProfileTable)]) -> Result<(ProfileTable, JoinRepor
             let t = &files[*fi].1;
             let r = t.reward.as_ref();
             (
-                Some(models.iter().map(|(m, _, _)| index(t, m).and_then(|k| r.and_then(|r| r[k]))).collect()),
+                Some(
+                    models
+                        .iter()
+                        .map(|(m, _, _)| index(t, m).and_then(|k| r.and_then(|r| r[k])))
+                        .collect(),
+                ),
                 t.reward_scaled,
             )
         }
@@ -182,7 +217,11 @@ pub fn join(files: &[(String, ProfileTable)]) -> Result<(ProfileTable, JoinRepor
     let missing_from = files
         .iter()
         .map(|(f, t)| {
-            let absent = models.iter().filter(|(m, _, _)| index(t, m).is_none()).map(|(m, _, _)| m.clone()).collect();
+            let absent = models
+                .iter()
+                .filter(|(m, _, _)| index(t, m).is_none())
+                .map(|(m, _, _)| m.clone())
+                .collect();
             (f.clone(), absent)
         })
         .collect::<Vec<(String, Vec<String>)>>();
@@ -198,9 +237,19 @@ pub fn join(files: &[(String, ProfileTable)]) -> Result<(ProfileTable, JoinRepor
         reward,
         outcome_column: outcome.map(|(_, c)| c),
         reward_scaled,
-        ignored: files.iter().flat_map(|(_, t)| t.ignored.iter().cloned()).collect(),
+        ignored: files
+            .iter()
+            .flat_map(|(_, t)| t.ignored.iter().cloned())
+            .collect(),
     };
-    Ok((table, JoinReport { files: files.iter().map(|(f, _)| f.clone()).collect(), joined, missing_from }))
+    Ok((
+        table,
+        JoinReport {
+            files: files.iter().map(|(f, _)| f.clone()).collect(),
+            joined,
+            missing_from,
+        },
+    ))
 }
 
 #[cfg(test)]
@@ -216,12 +265,21 @@ mod tests {
         let f = read("model,family,TU,RE\na,A,1,2\nb,B,3,4\nc,C,5,6\n");
         let o = read("model,family,GI,PL\nb,B,7,8\na,A,9,10\nd,D,11,12\n");
         let y = read("model,family,reward\na,A,0.5\nb,B,0.25\n");
-        let (t, r) = join(&[("f.csv".into(), f), ("o.csv".into(), o), ("y.csv".into(), y)]).unwrap();
+        let (t, r) = join(&[
+            ("f.csv".into(), f),
+            ("o.csv".into(), o),
+            ("y.csv".into(), y),
+        ])
+        .unwrap();
         assert_eq!(t.models, ["a", "b", "c", "d"]);
         assert_eq!(t.families, ["A", "B", "C", "D"]);
         assert_eq!(t.foundational.names, ["TU", "RE"]);
         assert_eq!(t.operations.values[0], vec![Some(9.0), Some(10.0)]);
-        assert_eq!(t.operations.values[2], vec![None, None], "c has no operation file row");
+        assert_eq!(
+            t.operations.values[2],
+            vec![None, None],
+            "c has no operation file row"
+        );
         assert_eq!(t.foundational.values[3], vec![None, None]);
         assert_eq!(t.reward, Some(vec![Some(50.0), Some(25.0), None, None]));
         assert_eq!(r.joined, 2);
@@ -240,9 +298,15 @@ mod tests {
         let a = read("model,family,TU\nm,A,1\n");
         let b = read("model,family,GI\nm,B,2\n");
         let e = join(&[("a.csv".into(), a.clone()), ("b.csv".into(), b)]).unwrap_err();
-        assert_eq!(e.to_string(), "model `m` is in family `A` in a.csv but `B` in b.csv");
+        assert_eq!(
+            e.to_string(),
+            "model `m` is in family `A` in a.csv but `B` in b.csv"
+        );
         let c = read("model,family,TU\nm,A,3\n");
         let e = join(&[("a.csv".into(), a), ("c.csv".into(), c)]).unwrap_err();
-        assert_eq!(e.to_string(), "column `TU` is in both a.csv and c.csv: keep it in one file");
+        assert_eq!(
+            e.to_string(),
+            "column `TU` is in both a.csv and c.csv: keep it in one file"
+        );
     }
 }

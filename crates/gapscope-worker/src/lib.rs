@@ -170,19 +170,33 @@ fn handle_files(request: &Request, files: &[(String, String)]) -> Response {
         ..Settings::default()
     };
     let (table, join_report) = read_profiles(files, &request.roles).map_err(|e| e.to_string())?;
-    let label = files.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(" + ");
+    let label = files
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .collect::<Vec<_>>()
+        .join(" + ");
     let mut report = analyze(&table, &settings).map_err(|e| format!("{label}: {e}"))?;
-    report.summary = format!("{} (joined on model from {} files)", report.summary, files.len());
+    report.summary = format!(
+        "{} (joined on model from {} files)",
+        report.summary,
+        files.len()
+    );
     for s in join_report.sentences().into_iter().rev() {
         report.warnings.insert(0, s);
     }
     if let Some(p) = &request.pair {
-        match association_sensitivity(&table, &p.foundational, &p.operation, p.provider.as_deref()) {
+        match association_sensitivity(&table, &p.foundational, &p.operation, p.provider.as_deref())
+        {
             Ok(a) => report.association_sensitivity = Some(a),
-            Err(e) => report.warnings.push(format!("association sensitivity: {e}")),
+            Err(e) => report
+                .warnings
+                .push(format!("association sensitivity: {e}")),
         }
     }
-    let inputs = files.iter().map(|(n, t)| Input::new(n, t.as_bytes())).collect();
+    let inputs = files
+        .iter()
+        .map(|(n, t)| Input::new(n, t.as_bytes()))
+        .collect();
     let manifest = Manifest::new(inputs, report.settings.clone());
     Ok(Analysis {
         source: label,
@@ -342,8 +356,14 @@ mod tests {
         let req = Request {
             source: Source::Files {
                 files: vec![
-                    ("f.csv".into(), "model,family,TU,RE\na,A,1,2\nb,B,3,5\nc,C,5,6\nd,D,2,2\n".into()),
-                    ("o.csv".into(), "model,family,GI,PL\na,A,9,10\nb,B,7,8\nc,C,4,4\ne,E,1,1\n".into()),
+                    (
+                        "f.csv".into(),
+                        "model,family,TU,RE\na,A,1,2\nb,B,3,5\nc,C,5,6\nd,D,2,2\n".into(),
+                    ),
+                    (
+                        "o.csv".into(),
+                        "model,family,GI,PL\na,A,9,10\nb,B,7,8\nc,C,4,4\ne,E,1,1\n".into(),
+                    ),
                 ],
             },
             alpha: 10.0,
@@ -354,15 +374,26 @@ mod tests {
         };
         let a = handle(&req).unwrap();
         assert_eq!(a.source, "f.csv + o.csv");
-        assert!(a.report.summary.ends_with("(joined on model from 2 files)"), "{}", a.report.summary);
+        assert!(
+            a.report.summary.ends_with("(joined on model from 2 files)"),
+            "{}",
+            a.report.summary
+        );
         assert_eq!(a.report.models, ["a", "b", "c", "d", "e"]);
         assert!(a.report.warnings[0].starts_with("not in f.csv: e"));
         assert_eq!(a.manifest.inputs.len(), 2);
         assert_eq!(a.join.unwrap().joined, 3);
         let bad = Request {
-            source: Source::Files { files: vec![("f.csv".into(), "model,family,TU\na,A,x\n".into()), ("o.csv".into(), "model,family,GI\na,A,1\n".into())] },
+            source: Source::Files {
+                files: vec![
+                    ("f.csv".into(), "model,family,TU\na,A,x\n".into()),
+                    ("o.csv".into(), "model,family,GI\na,A,1\n".into()),
+                ],
+            },
             ..req
         };
-        assert!(handle(&bad).unwrap_err().starts_with("f.csv: line 2, column `TU`"));
+        assert!(handle(&bad)
+            .unwrap_err()
+            .starts_with("f.csv: line 2, column `TU`"));
     }
 }
