@@ -406,6 +406,9 @@ fn CurrentView(wb: Workbench, id: String) -> impl IntoView {
                 Some((t, d, panels)) => view! {
                     <TableView table=t wb=wb />
                     <TableView table=d wb=wb />
+                    <details class="alt"><summary>"The panels as a table"</summary>
+                        {views::reward_predictions(r).map(|t| view! { <TableView table=t wb=wb /> })}
+                    </details>
                     <div class="figures">
                         {panels.into_iter().zip(["F", "O", "F+O"]).map(|(svg, n)| view! { <Figure svg=svg name=format!("reward-{n}") wb=wb testid="reward-chart" /> }).collect_view()}
                     </div>

@@ -384,6 +384,31 @@ pub fn reward(r: &Report) -> Option<(Table, Table, Vec<String>)> {
     Some((table, diffs, panels))
 }
 
+/// The reward panels as a table: each model's observed reward and its
+/// held-out predictions (the figures' text alternative).
+pub fn reward_predictions(r: &Report) -> Option<Table> {
+    let o = r.outcome.as_ref()?;
+    Some(Table {
+        title: "Reward predictions per model (held out by fold)".into(),
+        headers: ["Model", "Family", "Observed", "Baseline", "F", "O", "F+O"]
+            .map(String::from)
+            .to_vec(),
+        rows: (0..r.models.len())
+            .map(|i| {
+                vec![
+                    Cell::text(&r.models[i]),
+                    Cell::text(&r.families[i]),
+                    Cell::num(o.observed[i], 1),
+                    Cell::num(o.baseline.predicted[i], 2),
+                    Cell::num(o.f.predicted[i], 2),
+                    Cell::num(o.o.predicted[i], 2),
+                    Cell::num(o.fo.predicted[i], 2),
+                ]
+            })
+            .collect(),
+    })
+}
+
 /// The penalty curves as a table (the charts' text alternative).
 pub fn penalty_table(r: &Report) -> Option<Table> {
     let s = r.sensitivity.as_ref()?;
@@ -659,6 +684,12 @@ mod tests {
         assert!(line.contains("versus") && line.contains("Q² ="));
         let (rt, dt, panels) = reward(&r).unwrap();
         assert_eq!((rt.rows.len(), dt.rows.len(), panels.len()), (4, 3, 3));
+        let per_model = reward_predictions(&r).unwrap();
+        assert_eq!(per_model.rows.len(), 15);
+        assert_eq!(
+            per_model.rows[0][6].display(),
+            fmt(r.outcome.as_ref().unwrap().fo.predicted[0], 2)
+        );
         let (charts, nested) = penalty(&r).unwrap();
         assert_eq!(charts.len(), 3);
         assert_eq!(nested.unwrap().rows.len(), 9);
