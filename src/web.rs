@@ -123,12 +123,20 @@ pub fn forget(key: &str) {
     }
 }
 
-/// Set the colour theme on the root element (`light`, `dark`).
+/// Set the colour theme on the root element: `light`, `dark`, or `auto`
+/// (resolved from the system's preference), so the stylesheet has one dark palette.
 pub fn set_theme(theme: &str) {
-    if let Some(root) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.document_element())
-    {
-        let _ = root.set_attribute("data-theme", theme);
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let resolved = match theme {
+        "light" | "dark" => theme,
+        _ => match window.match_media("(prefers-color-scheme: dark)") {
+            Ok(Some(q)) if q.matches() => "dark",
+            _ => "light",
+        },
+    };
+    if let Some(root) = window.document().and_then(|d| d.document_element()) {
+        let _ = root.set_attribute("data-theme", resolved);
     }
 }

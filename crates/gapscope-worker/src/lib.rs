@@ -113,12 +113,7 @@ pub fn handle(request: &Request) -> Response {
             (old.input.clone(), settings, pair)
         }
         None => {
-            let settings = Settings {
-                alpha: Alpha::new(request.alpha).map_err(|e| e.to_string())?,
-                bootstrap: request.bootstrap,
-                seed: request.seed,
-                ..Settings::default()
-            };
+            let settings = request_settings(request)?;
             let table =
                 ProfileTable::read(text, &request.roles).map_err(|e| format!("{name}: {e}"))?;
             (table, settings, request.pair.clone())
@@ -163,12 +158,7 @@ pub fn handle(request: &Request) -> Response {
 /// Several profile files: read each (errors name the file), join on model,
 /// analyse; the join report goes into the warnings.
 fn handle_files(request: &Request, files: &[(String, String)]) -> Response {
-    let settings = Settings {
-        alpha: Alpha::new(request.alpha).map_err(|e| e.to_string())?,
-        bootstrap: request.bootstrap,
-        seed: request.seed,
-        ..Settings::default()
-    };
+    let settings = request_settings(request)?;
     let (table, join_report) = read_profiles(files, &request.roles).map_err(|e| e.to_string())?;
     let label = files
         .iter()
@@ -206,6 +196,18 @@ fn handle_files(request: &Request, files: &[(String, String)]) -> Response {
         join: Some(join_report),
         manifest,
     })
+}
+
+/// The request's settings, validated.
+fn request_settings(request: &Request) -> Result<Settings, String> {
+    let settings = Settings {
+        alpha: Alpha::new(request.alpha).map_err(|e| e.to_string())?,
+        bootstrap: request.bootstrap,
+        seed: request.seed,
+        ..Settings::default()
+    };
+    settings.validate().map_err(|e| e.to_string())?;
+    Ok(settings)
 }
 
 /// The text as a gapscope report, when it is one.
