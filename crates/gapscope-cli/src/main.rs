@@ -11,6 +11,9 @@ use gapscope_core::join::read_profiles;
 use gapscope_core::manifest::{Input, Manifest};
 use gapscope_core::profile::RewardScale;
 use gapscope_core::synth::{self, SynthParams};
+use gapscope_core::trajectory::{
+    apply_label_csv, operation_profile, read_jsonl, Corpus, MacroFromLabels, ProfileOptions,
+};
 use gapscope_core::{analyze, Alpha, ProfileTable, Report, RoleOverrides, Settings};
 
 #[derive(Parser)]
@@ -31,6 +34,12 @@ enum Scale {
     Percent,
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum MacroArg {
+    Mean,
+    Pooled,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Analyse a profile table: correlations, family-held-out ridge, gaps, Q².
@@ -39,6 +48,13 @@ enum Command {
         /// files (repeat the flag, or separate with commas) are joined on `model`.
         #[arg(long, required = true, value_delimiter = ',')]
         profiles: Vec<PathBuf>,
+        /// Labelled trajectories (canonical JSONL): their operation profile and
+        /// reward are joined with --profiles on `model` (common tasks, mean macro).
+        #[arg(long, value_delimiter = ',')]
+        trajectories: Vec<PathBuf>,
+        /// With --trajectories: a label CSV (trajectory_id,operation,requirement,label).
+        #[arg(long)]
+        labels: Option<PathBuf>,
         /// Ridge penalty (> 0).
         #[arg(long, default_value_t = 10.0)]
         alpha: f64,
@@ -82,6 +98,25 @@ enum Command {
         #[arg(long)]
         manifest: Option<PathBuf>,
     },
+    /// Operation profiles from labelled trajectories (canonical JSONL), as CSV
+    /// (model, family, operations, their eligible counts n_OP, reward) or JSON.
+    Profiles {
+        /// Trajectory files (canonical JSONL, one trajectory a line).
+        #[arg(long, required = true, value_delimiter = ',')]
+        trajectories: Vec<PathBuf>,
+        /// A label CSV: trajectory_id,operation,requirement,label[,turn].
+        #[arg(long)]
+        labels: Option<PathBuf>,
+        /// Use every task, not only the tasks every model attempted.
+        #[arg(long)]
+        all_tasks: bool,
+        /// Macro definition: mean (of operation scores) or pooled (of all labels).
+        #[arg(long = "macro", value_enum, default_value = "mean")]
+        macro_definition: MacroArg,
+        /// Print JSON (scores, eligible counts, tasks used) instead of CSV.
+        #[arg(long)]
+        json: bool,
+    },
     /// Write a synthetic profile table as CSV (the defaults give the embedded example).
     Synth {
         #[arg(long, default_value_t = 0)]
@@ -119,6 +154,8 @@ fn run(command: Command) -> Result<String, String> {
     match command {
         Command::Report {
             profiles,
+            trajectories,
+            labels,
             alpha,
             bootstrap,
             seed,
@@ -167,7 +204,14 @@ fn run(command: Command) -> Result<String, String> {
                     Scale::Percent => RewardScale::Percent,
                 },
             };
-            let (table, files) = read_files(&profiles, &overrides)?;
+            let extra = if trajectories.is_empty() {
+                None
+            } else {
+                let corpus = read_corpus(&trajectories, labels.as_deref())?;
+                let p = operation_profile(&corpus.trajectories, &ProfileOptions::default());
+                Some(("trajectories".to_string(), p.to_csv()))
+            };
+            let (table, files) = read_files(&profiles, extra, &overrides)?;
             let shown = profiles
                 .iter()
                 .map(|p| p.display().to_string())
@@ -210,6 +254,43 @@ fn run(command: Command) -> Result<String, String> {
                 Ok(text_report(&shown, &report))
             }
         }
+        Command::Profiles {
+            trajectories,
+            labels,
+            all_tasks,
+            macro_definition,
+            json,
+        } => {
+            let corpus = read_corpus(&trajectories, labels.as_deref())?;
+            let options = ProfileOptions {
+                all_tasks,
+                macro_definition: match macro_definition {
+                    MacroArg::Mean => MacroFromLabels::Mean,
+                    MacroArg::Pooled => MacroFromLabels::Pooled,
+                },
+                operations: None,
+            };
+            let p = operation_profile(&corpus.trajectories, &options);
+            eprintln!(
+                "{} trajectories of {} models read; {} on the {} {} used",
+                p.n_total,
+                p.models.len(),
+                p.n_used,
+                p.tasks.len(),
+                if p.common_tasks_only {
+                    "tasks every model attempted"
+                } else {
+                    "tasks"
+                }
+            );
+            if json {
+                serde_json::to_string_pretty(&p)
+                    .map(|s| s + "\n")
+                    .map_err(|e| e.to_string())
+            } else {
+                Ok(p.to_csv())
+            }
+        }
         Command::Synth {
             seed,
             families,
@@ -234,11 +315,40 @@ fn run(command: Command) -> Result<String, String> {
     }
 }
 
+/// Read trajectory files (malformed lines reported on stderr and skipped) and
+/// apply a label CSV.
+fn read_corpus(paths: &[PathBuf], labels: Option<&std::path::Path>) -> Result<Corpus, String> {
+    let mut corpus = Corpus::default();
+    for path in paths {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let c = read_jsonl(&text);
+        for e in &c.skipped {
+            eprintln!("{}: {e} (skipped)", path.display());
+        }
+        if !c.skipped.is_empty() {
+            eprintln!(
+                "{}: {} line(s) skipped, {} trajectories read",
+                path.display(),
+                c.skipped.len(),
+                c.trajectories.len()
+            );
+        }
+        corpus.trajectories.extend(c.trajectories);
+        corpus.skipped.extend(c.skipped);
+    }
+    if let Some(path) = labels {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        apply_label_csv(&mut corpus, &text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(corpus)
+}
+
 /// Read the files and join them (one file: read as it is). Returns the table
 /// and each file's name and bytes (for the manifest); join notes go to stderr.
 #[allow(clippy::type_complexity)]
 fn read_files(
     paths: &[PathBuf],
+    extra: Option<(String, String)>,
     overrides: &RoleOverrides,
 ) -> Result<(ProfileTable, Vec<(String, Vec<u8>)>), String> {
     let mut texts = Vec::new();
@@ -259,6 +369,7 @@ fn read_files(
         texts.push((path.display().to_string(), text));
         raw.push((name, bytes));
     }
+    texts.extend(extra);
     let (table, join) = read_profiles(&texts, overrides).map_err(|e| e.to_string())?;
     for s in join.sentences() {
         eprintln!("note: {s}");

@@ -333,3 +333,98 @@ fn profile_files_join_on_model() {
     ]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("column `TU` is in both"));
 }
+
+/// tests/fixtures/trajectories-small.jsonl, by hand (common tasks t1, t2; A1's
+/// t3 is outside the subset):
+/// A1 GI (1, 0) → 50; PL (0.5, 1) → 75; RC (null, 1) → 100 over 1; reward 50.
+/// B1 GI (0.5, 1) → 75; PL (0, 0.5) → 25; RC (0, null) → 0 over 1; reward 100.
+/// C1 GI (0, 0.5) → 25; PL (0.5, 0.5) → 50; RC (1, 0.5) → 75; reward 0.
+/// D1 GI (1, 1) → 100; PL (1, 0) → 50; RC (1, 0) → 50; reward 50.
+#[test]
+fn operation_profiles_from_trajectories() {
+    let out = gapscope(&[
+        "profiles",
+        "--trajectories",
+        "tests/fixtures/trajectories-small.jsonl",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "model,family,GI,PL,RC,n_GI,n_PL,n_RC,reward\n\
+         A1,North,50,75,100,2,2,1,50\n\
+         B1,South,75,25,0,2,2,1,100\n\
+         C1,unknown,25,50,75,2,2,2,0\n\
+         D1,West,100,50,50,2,2,2,50\n"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("9 trajectories of 4 models read; 8 on the 2 tasks every model attempted used"));
+    // All tasks: A1 adds t3 (GI 1, PL 1, RC 1, reward 1).
+    let v = json(&[
+        "profiles",
+        "--trajectories",
+        "tests/fixtures/trajectories-small.jsonl",
+        "--all-tasks",
+        "--json",
+    ]);
+    for (got, want) in
+        v["scores"][0]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip([200.0 / 3.0, 250.0 / 3.0, 100.0])
+    {
+        assert!(
+            (got.as_f64().unwrap() - want).abs() < 1e-12,
+            "{got} vs {want}"
+        );
+    }
+    assert_eq!(v["eligible"][0], serde_json::json!([3, 3, 2]));
+    // The whole analysis from trajectories joined with a foundational file;
+    // C1's trajectories name no family, so it takes East from the profile file.
+    let r = json(&[
+        "report",
+        "--json",
+        "--bootstrap",
+        "0",
+        "--profiles",
+        "tests/fixtures/foundational-small.csv",
+        "--trajectories",
+        "tests/fixtures/trajectories-small.jsonl",
+    ]);
+    assert_eq!(
+        r["families"],
+        serde_json::json!(["North", "South", "East", "West"])
+    );
+    assert_eq!(
+        r["operations"]["PL"]["observed"],
+        serde_json::json!([75.0, 25.0, 50.0, 50.0])
+    );
+    assert_eq!(
+        r["outcome"]["observed"],
+        serde_json::json!([50.0, 100.0, 0.0, 50.0])
+    );
+}
+
+#[test]
+fn malformed_trajectory_lines_are_reported_and_skipped() {
+    let path = temp_file(
+        "bad.jsonl",
+        "{\"id\": \"a\", \"model\": \"M\", \"task_id\": \"x\", \"labels\": {\"GI\": [1]}}\n{oops\n{\"id\": \"b\", \"model\": \"M\", \"task_id\": \"y\", \"labels\": {\"GI\": [2]}}\n",
+    );
+    let out = gapscope(&["profiles", "--trajectories", path.to_str().unwrap()]);
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("line 2: column 2: key must be a string (skipped)"),
+        "{err}"
+    );
+    assert!(err.contains("line 3: trajectory `b`, operation GI, requirement 1: label 2 is not 0, 0.5, 1 or null (skipped)"), "{err}");
+    assert!(
+        err.contains("2 line(s) skipped, 1 trajectories read"),
+        "{err}"
+    );
+}

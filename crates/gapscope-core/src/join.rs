@@ -10,6 +10,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::profile::{Block, ProfileTable};
 
+/// The family of a model whose file names none (e.g. trajectories without a
+/// `family` field); in a join it takes the family another file gives.
+pub const UNKNOWN_FAMILY: &str = "unknown";
+
 /// What the join did, for the reader.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct JoinReport {
@@ -127,7 +131,10 @@ pub fn join(files: &[(String, ProfileTable)]) -> Result<(ProfileTable, JoinRepor
     let mut models: Vec<(String, String, usize)> = Vec::new();
     for (fi, (_, t)) in files.iter().enumerate() {
         for (m, fam) in t.models.iter().zip(&t.families) {
-            match models.iter().find(|(x, _, _)| x == m) {
+            match models.iter_mut().find(|(x, _, _)| x == m) {
+                // `unknown` (what trajectories without a family give) defers to a named family.
+                Some((_, f0, _)) if f0 != fam && f0 == UNKNOWN_FAMILY => *f0 = fam.clone(),
+                Some((_, f0, _)) if f0 != fam && fam == UNKNOWN_FAMILY => {}
                 Some((_, f0, fi0)) if f0 != fam => {
                     return Err(JoinError::FamilyConflict {
                         model: m.clone(),

@@ -1,0 +1,602 @@
+//! Trajectories in the canonical JSONL form (spec: formats.md, "Trajectories")
+//! and operation profiles from their 0 / 0.5 / 1 / null labels (spec:
+//! realization-gaps.md, "Operation scores from trajectory labels").
+//!
+//! Reading is line by line: a malformed line is reported with its number and
+//! the rest is still read, so the reader sees how many were skipped.
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+
+use crate::profile::{Block, ProfileTable};
+
+/// A tool call made by the agent (or the simulated user).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    #[serde(default)]
+    pub id: Option<String>,
+    pub name: String,
+    #[serde(default)]
+    pub arguments: serde_json::Value,
+}
+
+/// One message of a trajectory.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Message {
+    pub role: String,
+    #[serde(default)]
+    pub content: Option<serde_json::Value>,
+    #[serde(default)]
+    pub tool_calls: Vec<ToolCall>,
+    #[serde(default)]
+    pub tool_call_id: Option<String>,
+    #[serde(default)]
+    pub error: Option<bool>,
+}
+
+/// One trajectory (one model attempting one task once).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Trajectory {
+    pub id: String,
+    pub model: String,
+    #[serde(default)]
+    pub family: Option<String>,
+    pub task_id: String,
+    #[serde(default)]
+    pub scenario_group: Option<String>,
+    #[serde(default)]
+    pub trial: Option<i64>,
+    /// Native task reward, 0–1.
+    #[serde(default)]
+    pub reward: Option<f64>,
+    #[serde(default)]
+    pub termination_reason: Option<String>,
+    #[serde(default)]
+    pub messages: Vec<Message>,
+    /// Per operation, the labels of its requirements: 0, 0.5, 1, or null
+    /// (not applicable).
+    #[serde(default)]
+    pub labels: IndexMap<String, Vec<Option<f64>>>,
+}
+
+/// A line that could not be read, and why.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LineError {
+    pub line: u64,
+    pub message: String,
+}
+
+impl std::fmt::Display for LineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+/// What a JSONL file gave: the trajectories read and the lines skipped.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Corpus {
+    pub trajectories: Vec<Trajectory>,
+    pub skipped: Vec<LineError>,
+}
+
+fn check_labels(t: &Trajectory) -> Result<(), String> {
+    for (op, labels) in &t.labels {
+        for (r, l) in labels.iter().enumerate() {
+            if let Some(v) = l {
+                if ![0.0, 0.5, 1.0].contains(v) {
+                    return Err(format!(
+                        "trajectory `{}`, operation {op}, requirement {}: label {v} is not 0, 0.5, 1 or null",
+                        t.id,
+                        r + 1
+                    ));
+                }
+            }
+        }
+    }
+    if let Some(r) = t.reward {
+        if !r.is_finite() {
+            return Err(format!(
+                "trajectory `{}`: reward {r} is not a finite number",
+                t.id
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Read canonical JSONL (one trajectory a line; blank lines are skipped
+/// silently, malformed ones are reported and skipped). A repeated `id` is
+/// reported and the later line skipped.
+pub fn read_jsonl(text: &str) -> Corpus {
+    let mut corpus = Corpus::default();
+    let mut seen: IndexMap<String, u64> = IndexMap::new();
+    for (i, raw) in text.trim_start_matches('\u{feff}').lines().enumerate() {
+        let line = i as u64 + 1;
+        if raw.trim().is_empty() {
+            continue;
+        }
+        let parsed = serde_json::from_str::<Trajectory>(raw)
+            .map_err(|e| {
+                // serde_json ends its message with " at line 1 column N"; say the column once.
+                let text = e.to_string();
+                let what = text
+                    .rfind(" at line ")
+                    .map_or(text.as_str(), |k| &text[..k]);
+                format!("column {}: {what}", e.column())
+            })
+            .and_then(|t| check_labels(&t).map(|()| t));
+        match parsed {
+            Ok(t) => {
+                if let Some(first) = seen.get(&t.id) {
+                    corpus.skipped.push(LineError {
+                        line,
+                        message: format!("trajectory id `{}` already used on line {first}", t.id),
+                    });
+                    continue;
+                }
+                seen.insert(t.id.clone(), line);
+                corpus.trajectories.push(t);
+            }
+            Err(message) => corpus.skipped.push(LineError { line, message }),
+        }
+    }
+    corpus
+}
+
+/// Why a label CSV could not be applied.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LabelError {
+    #[error("the label file has no `{0}` column (expected trajectory_id,operation,requirement,label[,turn])")]
+    MissingColumn(String),
+    #[error("line {line}: {message}")]
+    Line { line: u64, message: String },
+}
+
+/// Add the labels of a CSV `trajectory_id,operation,requirement,label[,turn]`
+/// to the trajectories (joined on `id`; `requirement` orders labels within an
+/// operation). Labels already in a trajectory for that operation are replaced.
+pub fn apply_label_csv(corpus: &mut Corpus, text: &str) -> Result<usize, LabelError> {
+    let mut reader = csv::ReaderBuilder::new().from_reader(text.as_bytes());
+    let headers = reader
+        .headers()
+        .map_err(|e| LabelError::Line {
+            line: 1,
+            message: e.to_string(),
+        })?
+        .iter()
+        .map(|h| h.trim().to_string())
+        .collect::<Vec<_>>();
+    let col = |name: &str| {
+        headers
+            .iter()
+            .position(|h| h == name)
+            .ok_or_else(|| LabelError::MissingColumn(name.into()))
+    };
+    let (ct, co, cr, cl) = (
+        col("trajectory_id")?,
+        col("operation")?,
+        col("requirement")?,
+        col("label")?,
+    );
+    // (trajectory index, operation) -> [(requirement, label)]
+    type Labels = Vec<(String, Option<f64>)>;
+    let mut found: IndexMap<(usize, String), Labels> = IndexMap::new();
+    let index: IndexMap<&str, usize> = corpus
+        .trajectories
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.id.as_str(), i))
+        .collect();
+    let mut n = 0;
+    for record in reader.records() {
+        let record = record.map_err(|e| LabelError::Line {
+            line: e.position().map_or(0, |p| p.line()),
+            message: e.to_string(),
+        })?;
+        let line = record.position().map_or(0, |p| p.line());
+        let id = record[ct].trim();
+        let &t = index.get(id).ok_or_else(|| LabelError::Line {
+            line,
+            message: format!("no trajectory with id `{id}`"),
+        })?;
+        let text = record[cl].trim();
+        let label = match text {
+            "" | "null" | "NA" | "na" => None,
+            "0" | "0.0" => Some(0.0),
+            "0.5" | ".5" => Some(0.5),
+            "1" | "1.0" => Some(1.0),
+            other => {
+                return Err(LabelError::Line {
+                    line,
+                    message: format!("label `{other}` is not 0, 0.5, 1 or null"),
+                })
+            }
+        };
+        found
+            .entry((t, record[co].trim().to_string()))
+            .or_default()
+            .push((record[cr].trim().to_string(), label));
+        n += 1;
+    }
+    for ((t, op), mut labels) in found {
+        labels.sort_by(|a, b| a.0.cmp(&b.0));
+        corpus.trajectories[t]
+            .labels
+            .insert(op, labels.into_iter().map(|(_, l)| l).collect());
+    }
+    Ok(n)
+}
+
+/// How the overall (macro) operation score is formed from labels.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MacroFromLabels {
+    /// The unweighted mean of the model's operation scores.
+    #[default]
+    Mean,
+    /// 100 × mean over the model's trajectories of the mean of all their
+    /// applicable labels across operations.
+    Pooled,
+}
+
+/// Options of [`operation_profile`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProfileOptions {
+    /// Use every task, not only those every model attempted.
+    pub all_tasks: bool,
+    pub macro_definition: MacroFromLabels,
+    /// Operation order; default: the spec's seven where present, then the
+    /// others in order of first appearance.
+    pub operations: Option<Vec<String>>,
+}
+
+/// Operation scores, eligible counts and reward per model.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OperationProfile {
+    pub models: Vec<String>,
+    /// The family each model's trajectories name (first seen), if any.
+    pub families: Vec<Option<String>>,
+    pub operations: Vec<String>,
+    /// `scores[model][op]`, 0–100; `None` when no trajectory was eligible.
+    pub scores: Vec<Vec<Option<f64>>>,
+    /// `eligible[model][op]`: trajectories with at least one applicable label.
+    pub eligible: Vec<Vec<usize>>,
+    /// Mean reward × 100 over the model's trajectories in the subset.
+    pub reward: Vec<Option<f64>>,
+    /// The macro score under `macro_definition`.
+    pub macro_score: Vec<Option<f64>>,
+    pub macro_definition: MacroFromLabels,
+    /// Trajectories per model in the subset.
+    pub trajectories: Vec<usize>,
+    /// The tasks used (the common-task subset unless `all_tasks`).
+    pub tasks: Vec<String>,
+    pub common_tasks_only: bool,
+    /// Trajectories in the corpus and in the subset.
+    pub n_total: usize,
+    pub n_used: usize,
+}
+
+/// The mean of a trajectory's applicable labels for one operation.
+fn label_mean(labels: &[Option<f64>]) -> Option<f64> {
+    let v: Vec<f64> = labels.iter().flatten().copied().collect();
+    crate::stats::mean(&v)
+}
+
+/// Compute the operation profile of every model (spec section 3.2).
+pub fn operation_profile(
+    trajectories: &[Trajectory],
+    options: &ProfileOptions,
+) -> OperationProfile {
+    let models: Vec<String> = crate::crossval::distinct_in_order(
+        &trajectories
+            .iter()
+            .map(|t| t.model.clone())
+            .collect::<Vec<_>>(),
+    )
+    .into_iter()
+    .cloned()
+    .collect();
+    let all_tasks: Vec<String> = crate::crossval::distinct_in_order(
+        &trajectories
+            .iter()
+            .map(|t| t.task_id.clone())
+            .collect::<Vec<_>>(),
+    )
+    .into_iter()
+    .cloned()
+    .collect();
+    let tasks: Vec<String> = if options.all_tasks {
+        all_tasks
+    } else {
+        all_tasks
+            .into_iter()
+            .filter(|task| {
+                models.iter().all(|m| {
+                    trajectories
+                        .iter()
+                        .any(|t| &t.model == m && &t.task_id == task)
+                })
+            })
+            .collect()
+    };
+    let used: Vec<&Trajectory> = trajectories
+        .iter()
+        .filter(|t| tasks.contains(&t.task_id))
+        .collect();
+    let operations = options.operations.clone().unwrap_or_else(|| {
+        let mut seen: Vec<String> = Vec::new();
+        for t in trajectories {
+            for op in t.labels.keys() {
+                if !seen.contains(op) {
+                    seen.push(op.clone());
+                }
+            }
+        }
+        let mut ordered: Vec<String> = crate::profile::DEFAULT_OPERATIONS
+            .iter()
+            .filter(|d| seen.iter().any(|s| s == *d))
+            .map(|d| d.to_string())
+            .collect();
+        ordered.extend(
+            seen.into_iter()
+                .filter(|s| !crate::profile::DEFAULT_OPERATIONS.contains(&s.as_str())),
+        );
+        ordered
+    });
+    let mut scores = Vec::new();
+    let mut eligible = Vec::new();
+    let mut reward = Vec::new();
+    let mut macro_score = Vec::new();
+    let mut families = Vec::new();
+    let mut counts = Vec::new();
+    for m in &models {
+        let mine: Vec<&&Trajectory> = used.iter().filter(|t| &t.model == m).collect();
+        families.push(
+            trajectories
+                .iter()
+                .find(|t| &t.model == m)
+                .and_then(|t| t.family.clone()),
+        );
+        counts.push(mine.len());
+        let mut row = Vec::new();
+        let mut elig = Vec::new();
+        for op in &operations {
+            let s: Vec<f64> = mine
+                .iter()
+                .filter_map(|t| t.labels.get(op).and_then(|l| label_mean(l)))
+                .collect();
+            elig.push(s.len());
+            row.push(crate::stats::mean(&s).map(|v| 100.0 * v));
+        }
+        let rewards: Vec<f64> = mine.iter().filter_map(|t| t.reward).collect();
+        reward.push(crate::stats::mean(&rewards).map(|v| 100.0 * v));
+        macro_score.push(match options.macro_definition {
+            MacroFromLabels::Mean => {
+                let v: Option<Vec<f64>> = row.iter().copied().collect();
+                v.and_then(|v| crate::stats::mean(&v))
+            }
+            MacroFromLabels::Pooled => {
+                let per_t: Vec<f64> = mine
+                    .iter()
+                    .filter_map(|t| {
+                        let all: Vec<Option<f64>> = operations
+                            .iter()
+                            .filter_map(|op| t.labels.get(op))
+                            .flatten()
+                            .copied()
+                            .collect();
+                        label_mean(&all)
+                    })
+                    .collect();
+                crate::stats::mean(&per_t).map(|v| 100.0 * v)
+            }
+        });
+        scores.push(row);
+        eligible.push(elig);
+    }
+    OperationProfile {
+        models,
+        families,
+        operations,
+        scores,
+        eligible,
+        reward,
+        macro_score,
+        macro_definition: options.macro_definition,
+        trajectories: counts,
+        n_total: trajectories.len(),
+        n_used: used.len(),
+        tasks,
+        common_tasks_only: !options.all_tasks,
+    }
+}
+
+impl OperationProfile {
+    /// As a profile table (operations and reward; no foundational columns):
+    /// join it with a foundational profile file to run the realization analysis.
+    /// A model whose trajectories name no family gets the family `unknown`.
+    pub fn to_table(&self) -> ProfileTable {
+        ProfileTable {
+            models: self.models.clone(),
+            families: self
+                .families
+                .iter()
+                .map(|f| {
+                    f.clone()
+                        .unwrap_or_else(|| crate::join::UNKNOWN_FAMILY.into())
+                })
+                .collect(),
+            foundational: Block {
+                names: Vec::new(),
+                values: vec![Vec::new(); self.models.len()],
+            },
+            operations: Block {
+                names: self.operations.clone(),
+                values: self.scores.clone(),
+            },
+            reward: Some(self.reward.clone()),
+            outcome_column: Some("reward".into()),
+            reward_scaled: false,
+            ignored: Vec::new(),
+        }
+    }
+
+    /// The profile as CSV: model, family, each operation, its eligible count
+    /// (`n_OP`, an ignored column when read back), reward.
+    pub fn to_csv(&self) -> String {
+        let mut out = String::from("model,family");
+        for op in &self.operations {
+            out.push_str(&format!(",{op}"));
+        }
+        for op in &self.operations {
+            out.push_str(&format!(",n_{op}"));
+        }
+        out.push_str(",reward\n");
+        for i in 0..self.models.len() {
+            let cell = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
+            out.push_str(&format!(
+                "{},{}",
+                self.models[i],
+                self.families[i]
+                    .clone()
+                    .unwrap_or_else(|| crate::join::UNKNOWN_FAMILY.into())
+            ));
+            for v in &self.scores[i] {
+                out.push_str(&format!(",{}", cell(*v)));
+            }
+            for n in &self.eligible[i] {
+                out.push_str(&format!(",{n}"));
+            }
+            out.push_str(&format!(",{}\n", cell(self.reward[i])));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const JSONL: &str = r#"{"id": "t1", "model": "M1", "family": "A", "task_id": "x", "reward": 1.0, "labels": {"GI": [1, 0.5], "RC": [null]}}
+{"id": "t2", "model": "M1", "family": "A", "task_id": "y", "reward": 0.0, "labels": {"GI": [0], "RC": [1]}}
+not json
+{"id": "t3", "model": "M2", "family": "B", "task_id": "x", "reward": 0.5, "labels": {"GI": [1], "RC": [0, 1]}}
+{"id": "t4", "model": "M2", "family": "B", "task_id": "z", "reward": 1.0, "labels": {"GI": [0.3]}}
+{"id": "t1", "model": "M2", "family": "B", "task_id": "x", "reward": 1.0}
+
+{"id": "t5", "model": "M2", "family": "B", "task_id": "y", "reward": 0.0, "labels": {"GI": [0.5]}}
+"#;
+
+    #[test]
+    fn malformed_lines_are_reported_and_the_rest_read() {
+        let c = read_jsonl(JSONL);
+        assert_eq!(
+            c.trajectories
+                .iter()
+                .map(|t| t.id.as_str())
+                .collect::<Vec<_>>(),
+            ["t1", "t2", "t3", "t5"]
+        );
+        assert_eq!(c.skipped.len(), 3);
+        assert_eq!(c.skipped[0].line, 3);
+        assert_eq!(c.skipped[0].to_string(), "line 3: column 2: expected ident");
+        assert_eq!(c.skipped[1].to_string(), "line 5: trajectory `t4`, operation GI, requirement 1: label 0.3 is not 0, 0.5, 1 or null");
+        assert_eq!(
+            c.skipped[2].to_string(),
+            "line 6: trajectory id `t1` already used on line 1"
+        );
+    }
+
+    #[test]
+    fn operation_scores_by_hand() {
+        let c = read_jsonl(JSONL);
+        // Common tasks: M1 did x, y; M2 did x, y (z was skipped): both.
+        let p = operation_profile(&c.trajectories, &ProfileOptions::default());
+        assert_eq!(p.models, ["M1", "M2"]);
+        assert_eq!(p.operations, ["GI", "RC"]);
+        assert_eq!(p.tasks, ["x", "y"]);
+        // M1 GI: s(t1) = 0.75, s(t2) = 0 -> 37.5 over 2 eligible.
+        // M1 RC: t1 has only null (not eligible), t2 = 1 -> 100 over 1.
+        assert_eq!(p.scores[0], vec![Some(37.5), Some(100.0)]);
+        assert_eq!(p.eligible[0], vec![2, 1]);
+        // M2 GI: t3 = 1, t5 = 0.5 -> 75; RC: t3 = 0.5, t5 has none -> 50 over 1.
+        assert_eq!(p.scores[1], vec![Some(75.0), Some(50.0)]);
+        assert_eq!(p.eligible[1], vec![2, 1]);
+        assert_eq!(p.reward, vec![Some(50.0), Some(25.0)]);
+        assert_eq!(p.macro_score, vec![Some(68.75), Some(62.5)]);
+        // Pooled: M1: t1 labels (1, 0.5) -> 0.75, t2 (0, 1) -> 0.5 => 62.5;
+        // M2: t3 (1, 0, 1) -> 2/3, t5 (0.5) -> 0.5 => 58.33…
+        let pooled = operation_profile(
+            &c.trajectories,
+            &ProfileOptions {
+                macro_definition: MacroFromLabels::Pooled,
+                ..Default::default()
+            },
+        );
+        assert_eq!(pooled.macro_score[0], Some(62.5));
+        assert!((pooled.macro_score[1].unwrap() - 100.0 * (2.0 / 3.0 + 0.5) / 2.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn common_task_subset_and_all_tasks() {
+        let text = r#"{"id": "a", "model": "M1", "task_id": "x", "reward": 1, "labels": {"GI": [1]}}
+{"id": "b", "model": "M1", "task_id": "y", "reward": 0, "labels": {"GI": [0]}}
+{"id": "c", "model": "M2", "task_id": "x", "reward": 0, "labels": {"GI": [0]}}
+"#;
+        let c = read_jsonl(text);
+        let common = operation_profile(&c.trajectories, &ProfileOptions::default());
+        assert_eq!(common.tasks, ["x"]);
+        assert_eq!((common.n_total, common.n_used), (3, 2));
+        assert_eq!(common.scores[0], vec![Some(100.0)]);
+        let all = operation_profile(
+            &c.trajectories,
+            &ProfileOptions {
+                all_tasks: true,
+                ..Default::default()
+            },
+        );
+        assert_eq!(all.scores[0], vec![Some(50.0)]);
+        assert_eq!(all.reward[0], Some(50.0));
+        assert_eq!(all.families[0], None);
+        assert_eq!(all.to_table().families[0], "unknown");
+    }
+
+    #[test]
+    fn label_csv_joins_on_id_and_locates_errors() {
+        let mut c = read_jsonl(JSONL);
+        let n = apply_label_csv(
+            &mut c,
+            "trajectory_id,operation,requirement,label\nt2,ST,r2,1\nt2,ST,r1,0.5\nt3,ST,r1,NA\n",
+        )
+        .unwrap();
+        assert_eq!(n, 3);
+        assert_eq!(c.trajectories[1].labels["ST"], vec![Some(0.5), Some(1.0)]);
+        assert_eq!(c.trajectories[2].labels["ST"], vec![None]);
+        let e = apply_label_csv(
+            &mut c,
+            "trajectory_id,operation,requirement,label\nt2,ST,r1,2\n",
+        )
+        .unwrap_err();
+        assert_eq!(e.to_string(), "line 2: label `2` is not 0, 0.5, 1 or null");
+        let e = apply_label_csv(
+            &mut c,
+            "trajectory_id,operation,requirement,label\nzz,ST,r1,1\n",
+        )
+        .unwrap_err();
+        assert_eq!(e.to_string(), "line 2: no trajectory with id `zz`");
+        let e = apply_label_csv(&mut c, "id,operation,requirement,label\n").unwrap_err();
+        assert!(e
+            .to_string()
+            .starts_with("the label file has no `trajectory_id` column"));
+    }
+
+    #[test]
+    fn profile_csv_reads_back_with_counts_ignored() {
+        let c = read_jsonl(JSONL);
+        let p = operation_profile(&c.trajectories, &ProfileOptions::default());
+        let t = ProfileTable::read(&p.to_csv(), &Default::default()).unwrap();
+        assert_eq!(t.operations.names, ["GI", "RC"]);
+        assert_eq!(t.ignored, ["n_GI", "n_RC"]);
+        assert_eq!(t.operations.values, p.scores);
+    }
+}
