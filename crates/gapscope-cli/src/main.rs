@@ -40,6 +40,8 @@ enum MacroArg {
     Pooled,
 }
 
+// Parsed once per process: the size of the largest variant does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// Analyse a profile table: correlations, family-held-out ridge, gaps, Q².
