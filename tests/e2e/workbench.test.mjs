@@ -374,6 +374,17 @@ test('several profile files are joined on model and the join is reported', async
   await wb.waitForSource('synthetic example');
 });
 
+test('a foundational profile and labelled trajectories dropped together run the whole analysis', async () => {
+  const files = [join(ROOT, 'tests/fixtures/foundational-small.csv'), join(ROOT, 'tests/fixtures/trajectories-small.jsonl')];
+  await wb.fileInput.setInputFiles(files);
+  await wb.waitForSource('foundational-small.csv + trajectories-small.jsonl');
+  assert.match(await wb.summary.innerText(), /^4 models in 4 families, 2 foundational dimensions, 3 operations, reward/);
+  assert.match(await page.getByTestId('warnings').innerText(), /trajectories-small.jsonl: 9 trajectories of 4 models; operation profile from the 8 on the 2 tasks every model attempted/);
+  assertHeatmapMatchesReport(await wb.cells(wb.gapHeatmap), cliReport(files.join(','), '--bootstrap', '10000'));
+  await page.getByTestId('load-example').click();
+  await wb.waitForSource('synthetic example');
+});
+
 test('a loaded file survives a reload, and one click forgets it', async () => {
   await wb.pickFile(SMALL);
   await wb.waitForSource('profiles-small.csv');

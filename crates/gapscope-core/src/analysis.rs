@@ -125,7 +125,7 @@ impl Settings {
 /// Why an analysis could not be run.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum AnalysisError {
-    #[error("no foundational dimensions: the file needs columns such as TU, RE, … (or assign them with --foundational)")]
+    #[error("no foundational dimensions: the file needs columns such as TU, RE, … (or assign them with --foundational); trajectory files give only operations and reward, so load them together with a foundational profile file")]
     NoFoundational,
     #[error("no operations: the file needs columns such as GI, PL, … (or assign them with --operations)")]
     NoOperations,

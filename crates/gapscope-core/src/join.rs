@@ -23,21 +23,27 @@ pub struct JoinReport {
     pub joined: usize,
     /// For each file, the models it lacks (they are kept with missing values).
     pub missing_from: Vec<(String, Vec<String>)>,
+    /// What reading the files said (e.g. trajectory lines skipped).
+    #[serde(default)]
+    pub notes: Vec<String>,
 }
 
 impl JoinReport {
     /// One sentence per problem, empty when every model is in every file.
     pub fn sentences(&self) -> Vec<String> {
-        self.missing_from
-            .iter()
-            .filter(|(_, m)| !m.is_empty())
-            .map(|(f, m)| {
-                format!(
-                    "not in {f}: {} (kept, with its values from {f} missing)",
-                    m.join(", ")
-                )
-            })
-            .collect()
+        let mut out = self.notes.clone();
+        out.extend(
+            self.missing_from
+                .iter()
+                .filter(|(_, m)| !m.is_empty())
+                .map(|(f, m)| {
+                    format!(
+                        "not in {f}: {} (kept, with its values from {f} missing)",
+                        m.join(", ")
+                    )
+                }),
+        );
+        out
     }
 }
 
@@ -91,29 +97,78 @@ pub fn read_profiles(
     files: &[(String, String)],
     overrides: &crate::RoleOverrides,
 ) -> Result<(ProfileTable, JoinReport), ReadError> {
-    if let [(name, text)] = files {
+    // Trajectory files (canonical JSONL) become their operation profile first.
+    let mut notes = Vec::new();
+    let files: Vec<(String, String)> = files
+        .iter()
+        .map(|(name, text)| {
+            if !is_trajectory_jsonl(text) {
+                return (name.clone(), text.clone());
+            }
+            let corpus = crate::trajectory::read_jsonl(text);
+            let profile = crate::trajectory::operation_profile(&corpus.trajectories, &Default::default());
+            notes.push(format!(
+                "{name}: {} trajectories of {} models; operation profile from the {} on the {} tasks every model attempted",
+                corpus.trajectories.len(),
+                profile.models.len(),
+                profile.n_used,
+                profile.tasks.len()
+            ));
+            if !corpus.skipped.is_empty() {
+                let first: Vec<String> = corpus.skipped.iter().take(3).map(|e| e.to_string()).collect();
+                notes.push(format!(
+                    "{name}: {} malformed line(s) skipped ({}{})",
+                    corpus.skipped.len(),
+                    first.join("; "),
+                    if corpus.skipped.len() > 3 { "; …" } else { "" }
+                ));
+            }
+            (name.clone(), profile.to_csv())
+        })
+        .collect();
+    let (table, mut report) = if let [(name, text)] = files.as_slice() {
         let t = ProfileTable::read(text, overrides).map_err(|source| ReadError::File {
             file: name.clone(),
             source,
         })?;
-        return Ok(join(&[(name.clone(), t)])?);
-    }
-    let mut tables = Vec::new();
-    for (name, text) in files {
-        let t = ProfileTable::read(text, &crate::RoleOverrides::default()).map_err(|source| {
-            ReadError::File {
-                file: name.clone(),
-                source,
-            }
-        })?;
-        tables.push((name.clone(), t));
-    }
-    let (joined, report) = join(&tables)?;
-    if *overrides == crate::RoleOverrides::default() {
-        return Ok((joined, report));
-    }
-    let t = ProfileTable::read(&joined.to_csv(), overrides).map_err(ReadError::Roles)?;
-    Ok((t, report))
+        join(&[(name.clone(), t)])?
+    } else {
+        let mut tables = Vec::new();
+        for (name, text) in &files {
+            let t =
+                ProfileTable::read(text, &crate::RoleOverrides::default()).map_err(|source| {
+                    ReadError::File {
+                        file: name.clone(),
+                        source,
+                    }
+                })?;
+            tables.push((name.clone(), t));
+        }
+        let (joined, report) = join(&tables)?;
+        if *overrides == crate::RoleOverrides::default() {
+            (joined, report)
+        } else {
+            (
+                ProfileTable::read(&joined.to_csv(), overrides).map_err(ReadError::Roles)?,
+                report,
+            )
+        }
+    };
+    report.notes = notes;
+    Ok((table, report))
+}
+
+/// Whether a text is canonical trajectory JSONL: its first non-blank line is a
+/// JSON object with a `task_id` (a JSON profile file is one object with `models`).
+pub fn is_trajectory_jsonl(text: &str) -> bool {
+    let Some(first) = text
+        .trim_start_matches('\u{feff}')
+        .lines()
+        .find(|l| !l.trim().is_empty())
+    else {
+        return false;
+    };
+    matches!(serde_json::from_str::<serde_json::Value>(first), Ok(serde_json::Value::Object(o)) if o.contains_key("task_id"))
 }
 
 /// Join `(file name, table)` pairs on model name.
@@ -124,6 +179,7 @@ pub fn join(files: &[(String, ProfileTable)]) -> Result<(ProfileTable, JoinRepor
             files: vec![first_name.clone()],
             joined: first.n_models(),
             missing_from: vec![(first_name.clone(), Vec::new())],
+            notes: Vec::new(),
         };
         return Ok((first.clone(), report));
     }
@@ -255,6 +311,7 @@ pub fn join(files: &[(String, ProfileTable)]) -> Result<(ProfileTable, JoinRepor
             files: files.iter().map(|(f, _)| f.clone()).collect(),
             joined,
             missing_from,
+            notes: Vec::new(),
         },
     ))
 }

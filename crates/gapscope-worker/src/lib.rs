@@ -11,7 +11,7 @@
 use gapscope_core::assoc::association_sensitivity;
 use gapscope_core::join::{read_profiles, JoinReport};
 use gapscope_core::manifest::{Input, Manifest};
-use gapscope_core::{analyze, Alpha, ProfileTable, Report, RoleOverrides, Settings};
+use gapscope_core::{analyze, Alpha, Report, RoleOverrides, Settings};
 use serde::{Deserialize, Serialize};
 
 /// The embedded default dataset: made by `gapscope synth` (seeded generator).
@@ -96,6 +96,7 @@ pub fn handle(request: &Request) -> Response {
         Source::Files { .. } => return Err("internal error: several files".into()),
     };
     let imported = as_report(text);
+    let mut notes: Vec<String> = Vec::new();
     let (table, settings, pair) = match &imported {
         Some(old) => {
             let settings = old
@@ -114,12 +115,18 @@ pub fn handle(request: &Request) -> Response {
         }
         None => {
             let settings = request_settings(request)?;
-            let table =
-                ProfileTable::read(text, &request.roles).map_err(|e| format!("{name}: {e}"))?;
+            // One file: a profile table, or trajectories (their operation profile).
+            let (table, read) =
+                read_profiles(&[(name.to_string(), text.to_string())], &request.roles)
+                    .map_err(|e| e.to_string())?;
+            notes = read.sentences();
             (table, settings, request.pair.clone())
         }
     };
     let mut report = analyze(&table, &settings).map_err(|e| format!("{name}: {e}"))?;
+    for n in notes.into_iter().rev() {
+        report.warnings.insert(0, n);
+    }
     // A pair chosen for another dataset must not stop this one's analysis.
     if let Some(p) = &pair {
         match association_sensitivity(&table, &p.foundational, &p.operation, p.provider.as_deref())
