@@ -11,6 +11,7 @@ use gapscope_core::join::read_profiles;
 use gapscope_core::manifest::{Input, Manifest};
 use gapscope_core::profile::RewardScale;
 use gapscope_core::synth::{self, SynthParams};
+use gapscope_core::tau2;
 use gapscope_core::trajectory::{
     apply_label_csv, operation_profile, read_jsonl, Corpus, MacroFromLabels, ProfileOptions,
 };
@@ -32,6 +33,23 @@ enum Scale {
     Auto,
     Fraction,
     Percent,
+}
+
+#[derive(Subcommand)]
+enum Tau2Command {
+    /// Re-check every recorded action check with τ²-bench's own rule, and report
+    /// simulations whose recorded actions belong to another task than their task_id.
+    Check {
+        /// Results files (object with info/tasks/simulations, or a bare list).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// A tasks.json for files without embedded tasks.
+        #[arg(long)]
+        tasks: Option<PathBuf>,
+        /// Print JSON (one report per file) instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -118,6 +136,11 @@ enum Command {
         /// Print JSON (scores, eligible counts, tasks used) instead of CSV.
         #[arg(long)]
         json: bool,
+    },
+    /// τ²-bench results files.
+    Tau2 {
+        #[command(subcommand)]
+        command: Tau2Command,
     },
     /// Write a synthetic profile table as CSV (the defaults give the embedded example).
     Synth {
@@ -291,6 +314,84 @@ fn run(command: Command) -> Result<String, String> {
                     .map_err(|e| e.to_string())
             } else {
                 Ok(p.to_csv())
+            }
+        }
+        Command::Tau2 {
+            command: Tau2Command::Check { files, tasks, json },
+        } => {
+            let tasks = match &tasks {
+                Some(p) => {
+                    let text =
+                        std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+                    Some(tau2::read_tasks(&text).map_err(|e| format!("{}: {e}", p.display()))?)
+                }
+                None => None,
+            };
+            let mut out = String::new();
+            let mut reports = Vec::new();
+            let (mut n, mut m) = (0, 0);
+            for path in &files {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                let results =
+                    tau2::read_results(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+                let r = tau2::check(&results, tasks.as_deref());
+                n += r.reproduced;
+                m += r.checks;
+                out.push_str(&format!(
+                    "{}: {} simulations ({}), {}/{} recorded action checks reproduced",
+                    path.display(),
+                    r.simulations,
+                    tau2::model_name(&results).unwrap_or_else(|| "no model in the file".into()),
+                    r.reproduced,
+                    r.checks
+                ));
+                if r.compared_with_tasks > 0 {
+                    out.push_str(&format!(
+                        "; recorded actions vs the {}: {} of {} simulations differ from the task their task_id names",
+                        r.task_source,
+                        r.mislabelled.len(),
+                        r.compared_with_tasks
+                    ));
+                } else {
+                    out.push_str("; no tasks to compare the recorded actions with (give --tasks)");
+                }
+                out.push('\n');
+                for d in &r.disagreements {
+                    out.push_str(&format!(
+                        "  simulation {}: the rule disagrees with the recorded check of `{}`\n",
+                        d.0, d.1
+                    ));
+                }
+                for ml in r.mislabelled.iter().take(5) {
+                    out.push_str(&format!(
+                        "  simulation {} (task_id {}): recorded actions {}\n",
+                        ml.simulation,
+                        ml.task_id,
+                        if ml.equals_tasks.is_empty() {
+                            "match no task".to_string()
+                        } else {
+                            format!("equal those of task {}", ml.equals_tasks.join(", "))
+                        }
+                    ));
+                }
+                if r.mislabelled.len() > 5 {
+                    out.push_str(&format!("  … and {} more\n", r.mislabelled.len() - 5));
+                }
+                reports.push((path.display().to_string(), r));
+            }
+            if json {
+                let v: Vec<serde_json::Value> = reports
+                    .iter()
+                    .map(|(f, r)| serde_json::json!({"file": f, "report": r}))
+                    .collect();
+                let body = serde_json::json!({"files": v, "reproduced": n, "checks": m});
+                serde_json::to_string_pretty(&body)
+                    .map(|s| s + "\n")
+                    .map_err(|e| e.to_string())
+            } else {
+                out.push_str(&format!("{n}/{m} recorded action checks reproduced\n"));
+                Ok(out)
             }
         }
         Command::Synth {

@@ -428,3 +428,90 @@ fn malformed_trajectory_lines_are_reported_and_skipped() {
         "{err}"
     );
 }
+
+/// Every shared τ²-bench file: the recorded action checks are reproduced
+/// M/M, and the toolorchestra file's simulations are reported as checked
+/// against other tasks (spec: formats.md; ../shared/data/tau2/SOURCE.md).
+#[test]
+fn tau2_check_reproduces_every_recorded_action_check() {
+    let dir = root().join("../shared/data/tau2");
+    assert!(
+        dir.is_dir(),
+        "{} is missing: the tests need ../shared beside the clone",
+        dir.display()
+    );
+    let mut files = Vec::new();
+    let mut stack = vec![dir.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.to_string_lossy().contains("/results/")
+                && p.extension().is_some_and(|x| x == "json")
+            {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    assert_eq!(files.len(), 13, "{files:?}");
+    let mut args = vec!["tau2".to_string(), "check".to_string()];
+    args.extend(files.iter().map(|f| f.display().to_string()));
+    let out = Command::new(env!("CARGO_BIN_EXE_gapscope"))
+        .args(&args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.ends_with("1203/1203 recorded action checks reproduced\n"),
+        "{text}"
+    );
+    let orchestra = text.lines().find(|l| l.contains("toolorchestra")).unwrap();
+    assert!(
+        orchestra.contains("43 of 43 simulations differ from the task their task_id names"),
+        "{orchestra}"
+    );
+    assert_eq!(
+        text.matches(" 0 of ").count(),
+        11,
+        "every other file with tasks agrees"
+    );
+    // The bare-list file was run on the τ³ task set: given it, every simulation agrees.
+    let bare = files
+        .iter()
+        .find(|f| f.to_string_lossy().contains("BARE_LIST"))
+        .unwrap();
+    let tau3 = json(&[
+        "tau2",
+        "check",
+        "--json",
+        "--tasks",
+        dir.join("airline/tasks_tau3.json").to_str().unwrap(),
+        bare.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        tau3["files"][0]["report"]["mislabelled"],
+        serde_json::json!([])
+    );
+    let v1 = json(&[
+        "tau2",
+        "check",
+        "--json",
+        "--tasks",
+        dir.join("airline/tasks_v1.json").to_str().unwrap(),
+        bare.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        v1["files"][0]["report"]["mislabelled"]
+            .as_array()
+            .unwrap()
+            .len(),
+        11
+    );
+}

@@ -31,6 +31,7 @@ pub mod profile;
 pub mod ridge;
 pub mod stats;
 pub mod synth;
+pub mod tau2;
 pub mod trajectory;
 
 pub use analysis::{analyze, Report, Settings};

@@ -1,0 +1,571 @@
+//! τ²-bench results files, read natively (spec: formats.md, "tau2-bench
+//! results"): every variant under `../shared/data/tau2/` (an object with
+//! `info`/`tasks`/`simulations`, a bare list of simulations, trimmed files, τ³
+//! files with many extra keys). Unknown keys (`raw_data`, costs, …) are skipped.
+//!
+//! Also τ²-bench's own action check, reproduced exactly: a gold action matches
+//! when some tool call of the simulation (assistant or user) has the same name
+//! and equal arguments on the compared keys — `compare_args` when present, else
+//! all keys of the tool call's own arguments; an empty key list matches on the
+//! name alone. Values compare as JSON values (1 equals 1.0; objects key by key;
+//! arrays in order).
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::trajectory::{Message, ToolCall, Trajectory};
+
+/// A gold action of a task (or a recorded one in an action check).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Action {
+    #[serde(default)]
+    pub action_id: Option<String>,
+    pub name: String,
+    #[serde(default)]
+    pub arguments: Map<String, Value>,
+    #[serde(default)]
+    pub compare_args: Option<Vec<String>>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct EvaluationCriteria {
+    #[serde(default)]
+    pub actions: Option<Vec<Action>>,
+}
+
+/// A task, as embedded in a results file or in a `tasks.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Task {
+    pub id: String,
+    #[serde(default)]
+    pub evaluation_criteria: Option<EvaluationCriteria>,
+}
+
+impl Task {
+    pub fn actions(&self) -> &[Action] {
+        self.evaluation_criteria
+            .as_ref()
+            .and_then(|e| e.actions.as_deref())
+            .unwrap_or(&[])
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ActionCheck {
+    pub action: Action,
+    pub action_match: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RewardInfo {
+    #[serde(default)]
+    pub reward: Option<f64>,
+    #[serde(default)]
+    pub action_checks: Option<Vec<ActionCheck>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tau2ToolCall {
+    #[serde(default)]
+    pub id: Option<String>,
+    pub name: String,
+    #[serde(default)]
+    pub arguments: Option<Map<String, Value>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tau2Message {
+    pub role: String,
+    #[serde(default)]
+    pub content: Option<Value>,
+    #[serde(default)]
+    pub tool_calls: Option<Vec<Tau2ToolCall>>,
+    /// On tool messages: the id of the call answered.
+    #[serde(default)]
+    pub id: Option<String>,
+    #[serde(default)]
+    pub error: Option<bool>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Simulation {
+    #[serde(default)]
+    pub id: Option<String>,
+    pub task_id: String,
+    #[serde(default)]
+    pub trial: Option<i64>,
+    #[serde(default)]
+    pub termination_reason: Option<String>,
+    #[serde(default)]
+    pub reward_info: Option<RewardInfo>,
+    #[serde(default)]
+    pub messages: Vec<Tau2Message>,
+}
+
+impl Simulation {
+    /// Tool calls of assistant and user messages, in order.
+    pub fn tool_calls(&self) -> impl Iterator<Item = &Tau2ToolCall> {
+        self.messages
+            .iter()
+            .filter(|m| m.role == "assistant" || m.role == "user")
+            .flat_map(|m| m.tool_calls.iter().flatten())
+    }
+
+    /// The action checks recorded in `reward_info`.
+    pub fn action_checks(&self) -> &[ActionCheck] {
+        self.reward_info
+            .as_ref()
+            .and_then(|r| r.action_checks.as_deref())
+            .unwrap_or(&[])
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AgentInfo {
+    #[serde(default)]
+    pub implementation: Option<String>,
+    #[serde(default)]
+    pub llm: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct EnvironmentInfo {
+    #[serde(default)]
+    pub domain_name: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Info {
+    #[serde(default)]
+    pub agent_info: Option<AgentInfo>,
+    #[serde(default)]
+    pub environment_info: Option<EnvironmentInfo>,
+}
+
+/// A results file.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Results {
+    #[serde(default)]
+    pub info: Option<Info>,
+    /// Embedded tasks (absent in bare-list files).
+    #[serde(default)]
+    pub tasks: Option<Vec<Task>>,
+    pub simulations: Vec<Simulation>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum TopLevel {
+    Object(Results),
+    List(Vec<Simulation>),
+}
+
+/// Why a results file could not be read.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("line {line}, column {column}: {message}")]
+pub struct Tau2Error {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+/// Read a results file: an object with `simulations`, or a bare list.
+pub fn read_results(text: &str) -> Result<Results, Tau2Error> {
+    let t = text.trim_start_matches('\u{feff}');
+    // Untagged errors say nothing useful; try each form to report the right one.
+    let first = t.trim_start().chars().next();
+    let parsed = if first == Some('[') {
+        serde_json::from_str::<Vec<Simulation>>(t).map(TopLevel::List)
+    } else {
+        serde_json::from_str::<Results>(t).map(TopLevel::Object)
+    };
+    match parsed {
+        Ok(TopLevel::Object(r)) => Ok(r),
+        Ok(TopLevel::List(simulations)) => Ok(Results {
+            info: None,
+            tasks: None,
+            simulations,
+        }),
+        Err(e) => {
+            let text = e.to_string();
+            let what = text
+                .rfind(" at line ")
+                .map_or(text.as_str(), |k| &text[..k])
+                .to_string();
+            Err(Tau2Error {
+                line: e.line(),
+                column: e.column(),
+                message: format!("not a τ²-bench results file: {what}"),
+            })
+        }
+    }
+}
+
+/// Read a `tasks.json` (a list of tasks).
+pub fn read_tasks(text: &str) -> Result<Vec<Task>, Tau2Error> {
+    serde_json::from_str::<Vec<Task>>(text.trim_start_matches('\u{feff}')).map_err(|e| Tau2Error {
+        line: e.line(),
+        column: e.column(),
+        message: format!("not a τ²-bench tasks file: {e}"),
+    })
+}
+
+/// JSON values compared as τ²-bench (Python) compares them: numbers by value,
+/// objects key by key, arrays in order, booleans only with booleans.
+pub fn json_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_f64(), y.as_f64()) {
+            (Some(x), Some(y)) => x == y,
+            _ => x == y,
+        },
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w)))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(v, w)| json_equal(v, w))
+        }
+        _ => a == b,
+    }
+}
+
+/// Does this tool call satisfy the gold action (τ²-bench's rule)?
+pub fn call_matches(action: &Action, call: &Tau2ToolCall) -> bool {
+    if action.name != call.name {
+        return false;
+    }
+    let empty = Map::new();
+    let args = call.arguments.as_ref().unwrap_or(&empty);
+    let keys: Vec<&String> = match &action.compare_args {
+        Some(k) => k.iter().collect(),
+        None => args.keys().collect(),
+    };
+    if keys.is_empty() {
+        return true;
+    }
+    let pick = |m: &Map<String, Value>| -> Map<String, Value> {
+        m.iter()
+            .filter(|(k, _)| keys.contains(k))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    };
+    json_equal(
+        &Value::Object(pick(args)),
+        &Value::Object(pick(&action.arguments)),
+    )
+}
+
+/// Is the gold action matched by some tool call of the simulation?
+pub fn action_matched(action: &Action, sim: &Simulation) -> bool {
+    sim.tool_calls().any(|c| call_matches(action, c))
+}
+
+/// A simulation whose recorded actions are not those of the task its
+/// `task_id` names.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Mislabelled {
+    pub simulation: usize,
+    pub task_id: String,
+    /// Tasks whose gold actions equal the recorded ones, if any.
+    pub equals_tasks: Vec<String>,
+}
+
+/// The re-check of one file.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CheckReport {
+    pub simulations: usize,
+    /// Simulations with recorded action checks.
+    pub with_checks: usize,
+    /// Recorded checks, and how many the rule reproduces.
+    pub checks: usize,
+    pub reproduced: usize,
+    /// (simulation index, action name) of checks the rule does not reproduce.
+    pub disagreements: Vec<(usize, String)>,
+    /// Simulations compared with their task's gold actions, and those that differ.
+    pub compared_with_tasks: usize,
+    pub mislabelled: Vec<Mislabelled>,
+    /// Where the tasks came from: "embedded", "tasks file", or "none".
+    pub task_source: String,
+}
+
+fn action_key(a: &Action) -> (String, String) {
+    // Canonical argument text: serde_json Map keeps insertion order, so sort keys.
+    let mut args: Vec<(&String, &Value)> = a.arguments.iter().collect();
+    args.sort_by(|x, y| x.0.cmp(y.0));
+    let text = args
+        .iter()
+        .map(|(k, v)| format!("{k}={}", canonical(v)))
+        .collect::<Vec<_>>()
+        .join(",");
+    (a.name.clone(), text)
+}
+
+fn canonical(v: &Value) -> String {
+    match v {
+        Value::Number(n) => n
+            .as_f64()
+            .map_or_else(|| n.to_string(), |f| format!("{f:?}")),
+        Value::Object(m) => {
+            let mut items: Vec<(&String, &Value)> = m.iter().collect();
+            items.sort_by(|x, y| x.0.cmp(y.0));
+            format!(
+                "{{{}}}",
+                items
+                    .iter()
+                    .map(|(k, v)| format!("{k:?}:{}", canonical(v)))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            )
+        }
+        Value::Array(a) => format!(
+            "[{}]",
+            a.iter().map(canonical).collect::<Vec<_>>().join(",")
+        ),
+        other => other.to_string(),
+    }
+}
+
+fn multiset(actions: &[Action]) -> Vec<(String, String)> {
+    let mut v: Vec<_> = actions.iter().map(action_key).collect();
+    v.sort();
+    v
+}
+
+/// Re-check every recorded action check, and compare each simulation's
+/// recorded actions with its task's gold actions (embedded tasks win; `tasks`
+/// serves files without them).
+pub fn check(results: &Results, tasks: Option<&[Task]>) -> CheckReport {
+    let mut r = CheckReport {
+        simulations: results.simulations.len(),
+        ..CheckReport::default()
+    };
+    let (task_list, source): (&[Task], &str) = match (&results.tasks, tasks) {
+        (Some(t), _) if !t.is_empty() => (t, "embedded tasks"),
+        (_, Some(t)) => (t, "given tasks file"),
+        _ => (&[], "none"),
+    };
+    r.task_source = source.into();
+    let gold: Vec<(String, Vec<(String, String)>)> = task_list
+        .iter()
+        .map(|t| (t.id.clone(), multiset(t.actions())))
+        .collect();
+    for (i, sim) in results.simulations.iter().enumerate() {
+        let checks = sim.action_checks();
+        if checks.is_empty() {
+            continue;
+        }
+        r.with_checks += 1;
+        for c in checks {
+            r.checks += 1;
+            if action_matched(&c.action, sim) == c.action_match {
+                r.reproduced += 1;
+            } else {
+                r.disagreements.push((i, c.action.name.clone()));
+            }
+        }
+        if gold.is_empty() {
+            continue;
+        }
+        let recorded: Vec<Action> = checks.iter().map(|c| c.action.clone()).collect();
+        let recorded = multiset(&recorded);
+        r.compared_with_tasks += 1;
+        let named = gold.iter().find(|(id, _)| *id == sim.task_id);
+        if named.is_none_or(|(_, g)| *g != recorded) {
+            r.mislabelled.push(Mislabelled {
+                simulation: i,
+                task_id: sim.task_id.clone(),
+                equals_tasks: gold
+                    .iter()
+                    .filter(|(_, g)| *g == recorded)
+                    .map(|(id, _)| id.clone())
+                    .collect(),
+            });
+        }
+    }
+    r
+}
+
+/// The model a file names (`info.agent_info.llm`), if any.
+pub fn model_name(results: &Results) -> Option<String> {
+    results.info.as_ref()?.agent_info.as_ref()?.llm.clone()
+}
+
+/// Canonical trajectories from a results file; `model` overrides the file's
+/// metadata (which can be wrong) and names bare-list files.
+pub fn to_trajectories(results: &Results, model: &str, file: &str) -> Vec<Trajectory> {
+    results
+        .simulations
+        .iter()
+        .enumerate()
+        .map(|(i, s)| Trajectory {
+            id: s.id.clone().unwrap_or_else(|| format!("{file}#{i}")),
+            model: model.to_string(),
+            family: None,
+            task_id: s.task_id.clone(),
+            scenario_group: None,
+            trial: s.trial,
+            reward: s.reward_info.as_ref().and_then(|r| r.reward),
+            termination_reason: s.termination_reason.clone(),
+            messages: s
+                .messages
+                .iter()
+                .map(|m| Message {
+                    role: m.role.clone(),
+                    content: m.content.clone(),
+                    tool_calls: m
+                        .tool_calls
+                        .iter()
+                        .flatten()
+                        .map(|c| ToolCall {
+                            id: c.id.clone(),
+                            name: c.name.clone(),
+                            arguments: Value::Object(c.arguments.clone().unwrap_or_default()),
+                        })
+                        .collect(),
+                    tool_call_id: (m.role == "tool").then(|| m.id.clone()).flatten(),
+                    error: m.error,
+                })
+                .collect(),
+            labels: Default::default(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn action(name: &str, args: Value, compare: Option<Vec<&str>>) -> Action {
+        Action {
+            action_id: None,
+            name: name.into(),
+            arguments: args.as_object().cloned().unwrap_or_default(),
+            compare_args: compare.map(|c| c.into_iter().map(String::from).collect()),
+        }
+    }
+
+    fn call(name: &str, args: Value) -> Tau2ToolCall {
+        Tau2ToolCall {
+            id: None,
+            name: name.into(),
+            arguments: args.as_object().cloned(),
+        }
+    }
+
+    #[test]
+    fn the_action_rule_by_hand() {
+        let gold = action("book", json!({"id": 1, "seats": [1, 2], "note": "x"}), None);
+        // No compare_args: the call's own keys are compared.
+        assert!(
+            call_matches(&gold, &call("book", json!({"id": 1.0}))),
+            "1 equals 1.0; only the call's keys"
+        );
+        assert!(
+            !call_matches(&gold, &call("book", json!({"id": 1, "extra": 3}))),
+            "a key the gold lacks"
+        );
+        assert!(
+            !call_matches(&gold, &call("book", json!({"seats": [2, 1]}))),
+            "arrays in order"
+        );
+        assert!(
+            call_matches(&gold, &call("book", json!({}))),
+            "no keys: name alone"
+        );
+        assert!(!call_matches(&gold, &call("cancel", json!({}))));
+        // compare_args restricts the keys; [] matches on the name alone.
+        let some = action("book", json!({"id": 1, "note": "x"}), Some(vec!["id"]));
+        assert!(call_matches(
+            &some,
+            &call("book", json!({"id": 1, "note": "other"}))
+        ));
+        let none = action("book", json!({"id": 1}), Some(vec![]));
+        assert!(call_matches(&none, &call("book", json!({"id": 2}))));
+        // A compared key missing on both sides is equal; on one side, not.
+        let missing = action("book", json!({}), Some(vec!["id"]));
+        assert!(call_matches(&missing, &call("book", json!({"x": 1}))));
+        assert!(!call_matches(&missing, &call("book", json!({"id": 1}))));
+        assert!(json_equal(
+            &json!({"a": {"b": 1}}),
+            &json!({"a": {"b": 1.0}})
+        ));
+        assert!(!json_equal(&json!(true), &json!(1)));
+    }
+
+    #[test]
+    fn bare_lists_and_objects_read_and_errors_are_located() {
+        let sim = r#"{"task_id": "3", "messages": [{"role": "assistant", "tool_calls": [{"name": "get", "arguments": {"k": 1}}], "raw_data": {"big": [1,2,3]}}],
+                      "reward_info": {"reward": 1.0, "action_checks": [{"action": {"name": "get", "arguments": {"k": 1}}, "action_match": true}]}}"#;
+        let list = read_results(&format!("[{sim}]")).unwrap();
+        assert!(list.tasks.is_none());
+        let obj = read_results(&format!(r#"{{"info": {{"agent_info": {{"llm": "m"}}}}, "tasks": [{{"id": "3", "evaluation_criteria": {{"actions": [{{"name": "get", "arguments": {{"k": 1}}}}]}}}}], "simulations": [{sim}]}}"#)).unwrap();
+        assert_eq!(model_name(&obj).as_deref(), Some("m"));
+        let r = check(&obj, None);
+        assert_eq!(
+            (
+                r.checks,
+                r.reproduced,
+                r.mislabelled.len(),
+                r.task_source.as_str()
+            ),
+            (1, 1, 0, "embedded tasks")
+        );
+        let e = read_results("{\"simulations\": [{\"task_id\": 3}]}").unwrap_err();
+        assert!(e.to_string().starts_with("line 1, column"), "{e}");
+        assert!(
+            e.message
+                .contains("invalid type: integer `3`, expected a string"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_simulation_checked_against_another_task_is_reported() {
+        let tasks = vec![
+            Task {
+                id: "1".into(),
+                evaluation_criteria: Some(EvaluationCriteria {
+                    actions: Some(vec![action("a", json!({"x": 1}), None)]),
+                }),
+            },
+            Task {
+                id: "2".into(),
+                evaluation_criteria: Some(EvaluationCriteria {
+                    actions: Some(vec![action("b", json!({}), None)]),
+                }),
+            },
+        ];
+        let sim = Simulation {
+            id: None,
+            task_id: "1".into(),
+            trial: Some(0),
+            termination_reason: None,
+            reward_info: Some(RewardInfo {
+                reward: Some(0.0),
+                action_checks: Some(vec![ActionCheck {
+                    action: action("b", json!({}), None),
+                    action_match: false,
+                }]),
+            }),
+            messages: vec![],
+        };
+        let results = Results {
+            info: None,
+            tasks: None,
+            simulations: vec![sim],
+        };
+        let r = check(&results, Some(&tasks));
+        assert_eq!(r.task_source, "given tasks file");
+        assert_eq!(
+            r.mislabelled,
+            vec![Mislabelled {
+                simulation: 0,
+                task_id: "1".into(),
+                equals_tasks: vec!["2".into()]
+            }]
+        );
+        assert_eq!((r.checks, r.reproduced), (1, 1));
+    }
+}
