@@ -13,7 +13,7 @@ use gapscope_core::profile::RewardScale;
 use gapscope_core::synth::{self, SynthParams};
 use gapscope_core::tau2;
 use gapscope_core::trajectory::{
-    apply_label_csv, operation_profile, read_jsonl, Corpus, MacroFromLabels, ProfileOptions,
+    apply_label_csv, operation_profile, read_any, Corpus, MacroFromLabels, ProfileOptions,
 };
 use gapscope_core::{analyze, Alpha, ProfileTable, Report, RoleOverrides, Settings};
 
@@ -121,7 +121,7 @@ enum Command {
     /// Operation profiles from labelled trajectories (canonical JSONL), as CSV
     /// (model, family, operations, their eligible counts n_OP, reward) or JSON.
     Profiles {
-        /// Trajectory files (canonical JSONL, one trajectory a line).
+        /// Trajectory files: canonical JSONL, or τ²-bench results files.
         #[arg(long, required = true, value_delimiter = ',')]
         trajectories: Vec<PathBuf>,
         /// A label CSV: trajectory_id,operation,requirement,label[,turn].
@@ -133,6 +133,10 @@ enum Command {
         /// Macro definition: mean (of operation scores) or pooled (of all labels).
         #[arg(long = "macro", value_enum, default_value = "mean")]
         macro_definition: MacroArg,
+        /// Name every trajectory's model so (file metadata can be wrong; a bare
+        /// τ²-bench list has none).
+        #[arg(long)]
+        model: Option<String>,
         /// Print JSON (scores, eligible counts, tasks used) instead of CSV.
         #[arg(long)]
         json: bool,
@@ -232,7 +236,7 @@ fn run(command: Command) -> Result<String, String> {
             let extra = if trajectories.is_empty() {
                 None
             } else {
-                let corpus = read_corpus(&trajectories, labels.as_deref())?;
+                let corpus = read_corpus(&trajectories, labels.as_deref(), None)?;
                 let p = operation_profile(&corpus.trajectories, &ProfileOptions::default());
                 Some(("trajectories".to_string(), p.to_csv()))
             };
@@ -284,9 +288,10 @@ fn run(command: Command) -> Result<String, String> {
             labels,
             all_tasks,
             macro_definition,
+            model,
             json,
         } => {
-            let corpus = read_corpus(&trajectories, labels.as_deref())?;
+            let corpus = read_corpus(&trajectories, labels.as_deref(), model.as_deref())?;
             let options = ProfileOptions {
                 all_tasks,
                 macro_definition: match macro_definition {
@@ -420,13 +425,25 @@ fn run(command: Command) -> Result<String, String> {
 
 /// Read trajectory files (malformed lines reported on stderr and skipped) and
 /// apply a label CSV.
-fn read_corpus(paths: &[PathBuf], labels: Option<&std::path::Path>) -> Result<Corpus, String> {
+fn read_corpus(
+    paths: &[PathBuf],
+    labels: Option<&std::path::Path>,
+    model: Option<&str>,
+) -> Result<Corpus, String> {
     let mut corpus = Corpus::default();
     for path in paths {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let c = read_jsonl(&text);
-        for e in &c.skipped {
+        let c = read_any(&path.display().to_string(), &text, model)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        for e in c.skipped.iter().take(20) {
             eprintln!("{}: {e} (skipped)", path.display());
+        }
+        if c.skipped.len() > 20 {
+            eprintln!(
+                "{}: … and {} more skipped lines",
+                path.display(),
+                c.skipped.len() - 20
+            );
         }
         if !c.skipped.is_empty() {
             eprintln!(

@@ -515,3 +515,39 @@ fn tau2_check_reproduces_every_recorded_action_check() {
         11
     );
 }
+
+/// τ²-bench results files give trajectories: reward per model from
+/// `reward_info.reward` (SOURCE.md: gpt-4.1 test20 10/20 pass, adaptive agent
+/// 49/50), the model from the file's metadata or --model.
+#[test]
+fn tau2_files_give_reward_profiles() {
+    let dir = root().join("../shared/data/tau2/airline/results");
+    assert!(
+        dir.is_dir(),
+        "{} is missing: the tests need ../shared beside the clone",
+        dir.display()
+    );
+    let gpt = dir.join("gpt-4.1__llm_agent__airline_test20_1trial.json");
+    let out = gapscope(&["profiles", "--trajectories", gpt.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "model,family,reward\ngpt-4.1,unknown,50\n"
+    );
+    let bare = dir.join("adaptive-agent-opus-4-6__airline_1trial_BARE_LIST.json");
+    let out = gapscope(&[
+        "profiles",
+        "--trajectories",
+        bare.to_str().unwrap(),
+        "--model",
+        "opus (adaptive)",
+    ]);
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "model,family,reward\nopus (adaptive),unknown,98\n"
+    );
+}

@@ -87,6 +87,8 @@ pub enum ReadError {
     Join(#[from] JoinError),
     #[error("roles of the joined table: {0}")]
     Roles(crate::profile::ProfileError),
+    #[error("{file}: {message}")]
+    Trajectories { file: String, message: String },
 }
 
 /// Read one or more profile files (name, text) into one table: each file is
@@ -101,18 +103,19 @@ pub fn read_profiles(
     let mut notes = Vec::new();
     let files: Vec<(String, String)> = files
         .iter()
-        .map(|(name, text)| {
-            if !is_trajectory_jsonl(text) {
-                return (name.clone(), text.clone());
+        .map(|(name, text)| -> Result<(String, String), ReadError> {
+            if crate::trajectory::detect(text).is_none() {
+                return Ok((name.clone(), text.clone()));
             }
-            let corpus = crate::trajectory::read_jsonl(text);
+            let corpus = crate::trajectory::read_any(name, text, None).map_err(|message| ReadError::Trajectories { file: name.clone(), message })?;
             let profile = crate::trajectory::operation_profile(&corpus.trajectories, &Default::default());
             notes.push(format!(
-                "{name}: {} trajectories of {} models; operation profile from the {} on the {} tasks every model attempted",
+                "{name}: {} trajectories of {} model(s); operation profile from the {} on the {} tasks every model attempted{}",
                 corpus.trajectories.len(),
                 profile.models.len(),
                 profile.n_used,
-                profile.tasks.len()
+                profile.tasks.len(),
+                if profile.operations.is_empty() { " (no operation labels: reward only)" } else { "" }
             ));
             if !corpus.skipped.is_empty() {
                 let first: Vec<String> = corpus.skipped.iter().take(3).map(|e| e.to_string()).collect();
@@ -123,9 +126,9 @@ pub fn read_profiles(
                     if corpus.skipped.len() > 3 { "; …" } else { "" }
                 ));
             }
-            (name.clone(), profile.to_csv())
+            Ok((name.clone(), profile.to_csv()))
         })
-        .collect();
+        .collect::<Result<_, ReadError>>()?;
     let (table, mut report) = if let [(name, text)] = files.as_slice() {
         let t = ProfileTable::read(text, overrides).map_err(|source| ReadError::File {
             file: name.clone(),
@@ -156,19 +159,6 @@ pub fn read_profiles(
     };
     report.notes = notes;
     Ok((table, report))
-}
-
-/// Whether a text is canonical trajectory JSONL: its first non-blank line is a
-/// JSON object with a `task_id` (a JSON profile file is one object with `models`).
-pub fn is_trajectory_jsonl(text: &str) -> bool {
-    let Some(first) = text
-        .trim_start_matches('\u{feff}')
-        .lines()
-        .find(|l| !l.trim().is_empty())
-    else {
-        return false;
-    };
-    matches!(serde_json::from_str::<serde_json::Value>(first), Ok(serde_json::Value::Object(o)) if o.contains_key("task_id"))
 }
 
 /// Join `(file name, table)` pairs on model name.

@@ -143,6 +143,72 @@ pub fn read_jsonl(text: &str) -> Corpus {
     corpus
 }
 
+/// What kind of trajectory file a text is, if any.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TrajectoryFormat {
+    /// Canonical JSONL: the first non-blank line is an object with `task_id`.
+    Jsonl,
+    /// A τ²-bench results file: an object with `simulations`, or a bare list
+    /// of simulations.
+    Tau2,
+}
+
+/// Recognize a trajectory file by its content (a JSON profile file, an object
+/// with `models`, is not one).
+pub fn detect(text: &str) -> Option<TrajectoryFormat> {
+    let t = text.trim_start_matches('\u{feff}').trim_start();
+    let first_line = t.lines().next().unwrap_or_default();
+    if let Ok(serde_json::Value::Object(o)) = serde_json::from_str::<serde_json::Value>(first_line)
+    {
+        if o.contains_key("task_id") {
+            return Some(TrajectoryFormat::Jsonl);
+        }
+    }
+    // A bare list shows `task_id` in its first simulation; an object has a
+    // `simulations` key somewhere after its (possibly large) `tasks`.
+    let head: String = t.chars().take(4096).collect();
+    if (t.starts_with('{') && t.contains("\"simulations\""))
+        || (t.starts_with('[') && head.contains("\"task_id\""))
+    {
+        return Some(TrajectoryFormat::Tau2);
+    }
+    None
+}
+
+/// Read a trajectory file of either format. τ²-bench simulations take the
+/// model from `info.agent_info.llm` unless `model` overrides it (metadata can
+/// be wrong; bare lists have none, and then the file name is used).
+pub fn read_any(name: &str, text: &str, model: Option<&str>) -> Result<Corpus, String> {
+    match detect(text) {
+        Some(TrajectoryFormat::Jsonl) => {
+            let mut c = read_jsonl(text);
+            if let Some(m) = model {
+                for t in &mut c.trajectories {
+                    t.model = m.to_string();
+                }
+            }
+            Ok(c)
+        }
+        Some(TrajectoryFormat::Tau2) => {
+            let r = crate::tau2::read_results(text).map_err(|e| e.to_string())?;
+            let stem = name
+                .rsplit('/')
+                .next()
+                .unwrap_or(name)
+                .trim_end_matches(".json");
+            let m = model
+                .map(str::to_string)
+                .or_else(|| crate::tau2::model_name(&r))
+                .unwrap_or_else(|| stem.to_string());
+            Ok(Corpus {
+                trajectories: crate::tau2::to_trajectories(&r, &m, name),
+                skipped: Vec::new(),
+            })
+        }
+        None => Err("not a trajectory file (canonical JSONL or a τ²-bench results file)".into()),
+    }
+}
+
 /// Why a label CSV could not be applied.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum LabelError {
@@ -588,6 +654,32 @@ not json
         assert!(e
             .to_string()
             .starts_with("the label file has no `trajectory_id` column"));
+    }
+
+    #[test]
+    fn formats_are_recognized() {
+        assert_eq!(detect(JSONL), Some(TrajectoryFormat::Jsonl));
+        assert_eq!(
+            detect("[{\"task_id\": \"1\", \"messages\": []}]"),
+            Some(TrajectoryFormat::Tau2)
+        );
+        assert_eq!(
+            detect("{\"info\": {}, \"tasks\": [], \"simulations\": []}"),
+            Some(TrajectoryFormat::Tau2)
+        );
+        assert_eq!(detect("{\"models\": []}"), None);
+        assert_eq!(detect("model,family,TU\n"), None);
+        let c = read_any(
+            "x.json",
+            "[{\"task_id\": \"1\", \"reward_info\": {\"reward\": 1.0}, \"messages\": []}]",
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            c.trajectories[0].model, "x",
+            "a bare list is named by its file"
+        );
+        assert!(read_any("p.csv", "model,family\n", None).is_err());
     }
 
     #[test]
