@@ -10,6 +10,7 @@ use gapscope_core::assoc::association_sensitivity;
 use gapscope_core::join::read_profiles;
 use gapscope_core::manifest::{Input, Manifest};
 use gapscope_core::profile::RewardScale;
+use gapscope_core::stability::{stability, StabilitySettings};
 use gapscope_core::synth::{self, SynthParams};
 use gapscope_core::tau2;
 use gapscope_core::trajectory::{
@@ -138,6 +139,32 @@ enum Command {
         #[arg(long)]
         model: Option<String>,
         /// Print JSON (scores, eligible counts, tasks used) instead of CSV.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Cross-task stability of the gaps: split the scenario groups into two
+    /// halves, compute gaps in each, and correlate them across models.
+    Stability {
+        /// The foundational profile file (families come from it).
+        #[arg(long)]
+        profiles: PathBuf,
+        /// Labelled trajectories with scenario_group (canonical JSONL).
+        #[arg(long, required = true, value_delimiter = ',')]
+        trajectories: Vec<PathBuf>,
+        #[arg(long, default_value_t = 10.0)]
+        alpha: f64,
+        /// Bootstrap draws (groups resampled within each half).
+        #[arg(long, default_value_t = 1000)]
+        bootstrap: usize,
+        /// Seed of the primary split and of the bootstrap.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Further seeded splits (seeds 1..=N) for partition sensitivity.
+        #[arg(long, default_value_t = 20)]
+        splits: u64,
+        /// Groups of half A, by hand (the others form half B).
+        #[arg(long, value_delimiter = ',')]
+        half_a: Option<Vec<String>>,
         #[arg(long)]
         json: bool,
     },
@@ -320,6 +347,57 @@ fn run(command: Command) -> Result<String, String> {
             } else {
                 Ok(p.to_csv())
             }
+        }
+        Command::Stability {
+            profiles,
+            trajectories,
+            alpha,
+            bootstrap,
+            seed,
+            splits,
+            half_a,
+            json,
+        } => {
+            let alpha = Alpha::new(alpha).map_err(|e| format!("--alpha: {e}"))?;
+            let (f, _) = read_files(std::slice::from_ref(&profiles), None, &RoleOverrides::default())?;
+            let corpus = read_corpus(&trajectories, None, None)?;
+            let settings = StabilitySettings {
+                alpha,
+                bootstrap,
+                seed,
+                splits,
+                half_a,
+            };
+            let r = stability(&f, &corpus.trajectories, &settings).map_err(|e| e.to_string())?;
+            if json {
+                return serde_json::to_string_pretty(&r)
+                    .map(|s| s + "\n")
+                    .map_err(|e| e.to_string());
+            }
+            let mut out = format!(
+                "half A: {} ({} tasks); half B: {} ({} tasks); seed {}, {} bootstrap draws\n{:<8} {:>7}  {:<18} {:>7}  {:<16}\n",
+                r.half_a.join(", "),
+                r.tasks_a,
+                r.half_b.join(", "),
+                r.tasks_b,
+                r.seed,
+                r.bootstrap,
+                "gap",
+                "rho",
+                "95% interval",
+                "median",
+                format!("range over {} splits ({} distinct)", r.splits, r.distinct_splits)
+            );
+            for (name, st) in &r.stability {
+                out.push_str(&format!(
+                    "{name:<8} {}  {:<18} {}  {}\n",
+                    fmt_opt(st.rho, 7, 3),
+                    fmt_ci(st.ci95, 3),
+                    fmt_opt(st.median, 7, 3),
+                    fmt_ci(st.range, 3)
+                ));
+            }
+            Ok(out)
         }
         Command::Tau2 {
             command: Tau2Command::Check { files, tasks, json },

@@ -551,3 +551,38 @@ fn tau2_files_give_reward_profiles() {
         "model,family,reward\nopus (adaptive),unknown,98\n"
     );
 }
+
+#[test]
+fn stability_runs_from_trajectories_with_groups() {
+    let v = json(&[
+        "stability",
+        "--json",
+        "--bootstrap",
+        "20",
+        "--splits",
+        "4",
+        "--profiles",
+        "tests/fixtures/foundational-small.csv",
+        "--trajectories",
+        "tests/fixtures/trajectories-small.jsonl",
+    ]);
+    assert_eq!(v["distinct_splits"], 1, "two groups make one partition");
+    assert_eq!(
+        v["half_a"].as_array().unwrap().len() + v["half_b"].as_array().unwrap().len(),
+        2
+    );
+    for k in ["GI", "PL", "RC", "macro"] {
+        assert!(v["stability"].get(k).is_some(), "{k}");
+    }
+    let out = gapscope(&[
+        "stability",
+        "--profiles",
+        "tests/fixtures/foundational-small.csv",
+        "--trajectories",
+        "tests/fixtures/trajectories-small.jsonl",
+        "--half-a",
+        "nope",
+    ]);
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("group `nope` given for half A is not among the scenario groups"));
+}

@@ -29,6 +29,7 @@ pub mod join;
 pub mod manifest;
 pub mod profile;
 pub mod ridge;
+pub mod stability;
 pub mod stats;
 pub mod synth;
 pub mod tau2;
