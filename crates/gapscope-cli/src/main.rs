@@ -165,6 +165,10 @@ enum Command {
         /// Groups of half A, by hand (the others form half B).
         #[arg(long, value_delimiter = ',')]
         half_a: Option<Vec<String>>,
+        /// Derive groups from task ids with this regular expression (first
+        /// capture group, else the whole match), e.g. '^\[(\w+)\]'.
+        #[arg(long)]
+        group_regex: Option<String>,
         #[arg(long)]
         json: bool,
     },
@@ -356,10 +360,15 @@ fn run(command: Command) -> Result<String, String> {
             seed,
             splits,
             half_a,
+            group_regex,
             json,
         } => {
             let alpha = Alpha::new(alpha).map_err(|e| format!("--alpha: {e}"))?;
-            let (f, _) = read_files(std::slice::from_ref(&profiles), None, &RoleOverrides::default())?;
+            let (f, _) = read_files(
+                std::slice::from_ref(&profiles),
+                None,
+                &RoleOverrides::default(),
+            )?;
             let corpus = read_corpus(&trajectories, None, None)?;
             let settings = StabilitySettings {
                 alpha,
@@ -367,6 +376,7 @@ fn run(command: Command) -> Result<String, String> {
                 seed,
                 splits,
                 half_a,
+                group_regex,
             };
             let r = stability(&f, &corpus.trajectories, &settings).map_err(|e| e.to_string())?;
             if json {

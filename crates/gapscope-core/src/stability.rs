@@ -37,6 +37,10 @@ pub struct StabilitySettings {
     pub splits: u64,
     /// Groups of half A given by hand (the rest form B), instead of a seeded split.
     pub half_a: Option<Vec<String>>,
+    /// Derive each trajectory's group from its `task_id` with this regular
+    /// expression (the first capture group, or the whole match), overriding
+    /// `scenario_group`.
+    pub group_regex: Option<String>,
 }
 
 impl Default for StabilitySettings {
@@ -47,6 +51,7 @@ impl Default for StabilitySettings {
             seed: 0,
             splits: 20,
             half_a: None,
+            group_regex: None,
         }
     }
 }
@@ -64,6 +69,38 @@ pub enum StabilityError {
     Analysis { half: char, source: AnalysisError },
     #[error("group `{0}` given for half A is not among the scenario groups")]
     UnknownGroup(String),
+    #[error("the group expression `{0}` is not a valid regular expression: {1}")]
+    BadRegex(String, String),
+    #[error("the group expression `{regex}` does not match task id `{task}`")]
+    NoMatch { regex: String, task: String },
+}
+
+/// Give every trajectory the group its `task_id` yields under `pattern`
+/// (first capture group, else the whole match).
+pub fn groups_from_task_ids(
+    trajectories: &[Trajectory],
+    pattern: &str,
+) -> Result<Vec<Trajectory>, StabilityError> {
+    let re = regex::Regex::new(pattern)
+        .map_err(|e| StabilityError::BadRegex(pattern.into(), e.to_string()))?;
+    trajectories
+        .iter()
+        .map(|t| {
+            let caps = re
+                .captures(&t.task_id)
+                .ok_or_else(|| StabilityError::NoMatch {
+                    regex: pattern.into(),
+                    task: t.task_id.clone(),
+                })?;
+            let g = caps
+                .get(1)
+                .or_else(|| caps.get(0))
+                .map_or("", |m| m.as_str());
+            let mut t = t.clone();
+            t.scenario_group = Some(g.to_string());
+            Ok(t)
+        })
+        .collect()
 }
 
 /// Stability of one gap (an operation, or the macro).
@@ -179,6 +216,14 @@ pub fn stability(
     trajectories: &[Trajectory],
     s: &StabilitySettings,
 ) -> Result<StabilityReport, StabilityError> {
+    let regrouped;
+    let trajectories = match &s.group_regex {
+        Some(p) => {
+            regrouped = groups_from_task_ids(trajectories, p)?;
+            &regrouped[..]
+        }
+        None => trajectories,
+    };
     if let Some(t) = trajectories.iter().find(|t| t.scenario_group.is_none()) {
         return Err(StabilityError::NoGroup(t.id.clone()));
     }
@@ -438,5 +483,33 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("has no scenario_group"));
+        // Groups from task ids: t1 -> "1", t2 -> "2" give the same halves.
+        let by_regex = StabilitySettings {
+            bootstrap: 0,
+            splits: 0,
+            group_regex: Some("^t(\\d+)$".into()),
+            ..Default::default()
+        };
+        let r2 = stability(&f, &ungrouped, &by_regex).unwrap();
+        assert!((r2.stability["GI"].rho.unwrap() - 1.0).abs() < 1e-12);
+        let mut halves = [r2.half_a.clone(), r2.half_b.clone()].concat();
+        halves.sort();
+        assert_eq!(halves, ["1", "2"]);
+        let bad = StabilitySettings {
+            group_regex: Some("^x(".into()),
+            ..Default::default()
+        };
+        assert!(matches!(
+            stability(&f, &ungrouped, &bad),
+            Err(StabilityError::BadRegex(..))
+        ));
+        let nomatch = StabilitySettings {
+            group_regex: Some("^q".into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            stability(&f, &ungrouped, &nomatch).unwrap_err().to_string(),
+            "the group expression `^q` does not match task id `t1`"
+        );
     }
 }
