@@ -110,9 +110,10 @@ pub fn read_profiles(
             let corpus = crate::trajectory::read_any(name, text, None).map_err(|message| ReadError::Trajectories { file: name.clone(), message })?;
             let profile = crate::trajectory::operation_profile(&corpus.trajectories, &Default::default());
             notes.push(format!(
-                "{name}: {} trajectories of {} model(s); operation profile from the {} on the {} tasks every model attempted{}",
+                "{name}: {} trajectories of {} model{}; operation profile from the {} on the {} tasks every model attempted{}",
                 corpus.trajectories.len(),
                 profile.models.len(),
+                if profile.models.len() == 1 { "" } else { "s" },
                 profile.n_used,
                 profile.tasks.len(),
                 if profile.operations.is_empty() { " (no operation labels: reward only)" } else { "" }
