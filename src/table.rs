@@ -2,6 +2,8 @@
 //! from the same struct. Numbers keep full precision for CSV and are rounded
 //! for display and LaTeX.
 
+use gapscope_core::profile::csv_field;
+
 /// A table cell: text, or a number with its display precision.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Cell {
@@ -80,14 +82,6 @@ pub struct Table {
     pub title: String,
     pub headers: Vec<String>,
     pub rows: Vec<Vec<Cell>>,
-}
-
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
 }
 
 fn latex_escape(s: &str) -> String {

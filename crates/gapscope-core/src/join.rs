@@ -113,7 +113,7 @@ pub fn read_profiles(
                 "{name}: {} trajectories of {} model{}; operation profile from the {} on the {} tasks every model attempted{}",
                 corpus.trajectories.len(),
                 profile.models.len(),
-                if profile.models.len() == 1 { "" } else { "s" },
+                crate::profile::plural(profile.models.len()),
                 profile.n_used,
                 profile.tasks.len(),
                 if profile.operations.is_empty() { " (no operation labels: reward only)" } else { "" }

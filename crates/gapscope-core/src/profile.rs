@@ -230,7 +230,8 @@ impl ProfileTable {
     }
 }
 
-fn csv_field(s: &str) -> String {
+/// A CSV field, quoted (RFC 4180) when it holds a comma, quote or line break.
+pub fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
@@ -238,7 +239,8 @@ fn csv_field(s: &str) -> String {
     }
 }
 
-fn plural(n: usize) -> &'static str {
+/// "s" unless n is 1.
+pub fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""
     } else {

@@ -8,7 +8,7 @@
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
-use crate::profile::{Block, ProfileTable};
+use crate::profile::{csv_field, Block, ProfileTable};
 
 /// A tool call made by the agent (or the simulated user).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -522,10 +522,12 @@ impl OperationProfile {
             let cell = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
             out.push_str(&format!(
                 "{},{}",
-                self.models[i],
-                self.families[i]
-                    .clone()
-                    .unwrap_or_else(|| crate::join::UNKNOWN_FAMILY.into())
+                csv_field(&self.models[i]),
+                csv_field(
+                    &self.families[i]
+                        .clone()
+                        .unwrap_or_else(|| crate::join::UNKNOWN_FAMILY.into())
+                )
             ));
             for v in &self.scores[i] {
                 out.push_str(&format!(",{}", cell(*v)));
@@ -685,8 +687,10 @@ not json
     #[test]
     fn profile_csv_reads_back_with_counts_ignored() {
         let c = read_jsonl(JSONL);
-        let p = operation_profile(&c.trajectories, &ProfileOptions::default());
+        let mut p = operation_profile(&c.trajectories, &ProfileOptions::default());
+        p.models[0] = "M1, \"large\"".into(); // a name that needs quoting
         let t = ProfileTable::read(&p.to_csv(), &Default::default()).unwrap();
+        assert_eq!(t.models[0], "M1, \"large\"");
         assert_eq!(t.operations.names, ["GI", "RC"]);
         assert_eq!(t.ignored, ["n_GI", "n_RC"]);
         assert_eq!(t.operations.values, p.scores);
