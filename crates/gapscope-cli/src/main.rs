@@ -422,6 +422,7 @@ fn run(command: Command) -> Result<String, String> {
             };
             let mut out = String::new();
             let mut reports = Vec::new();
+            let mut all = Vec::new();
             let (mut n, mut m) = (0, 0);
             for path in &files {
                 let text = std::fs::read_to_string(path)
@@ -472,6 +473,7 @@ fn run(command: Command) -> Result<String, String> {
                     out.push_str(&format!("  … and {} more\n", r.mislabelled.len() - 5));
                 }
                 reports.push((path.display().to_string(), r));
+                all.push((path.display().to_string(), results));
             }
             if json {
                 let v: Vec<serde_json::Value> = reports
@@ -483,6 +485,11 @@ fn run(command: Command) -> Result<String, String> {
                     .map(|s| s + "\n")
                     .map_err(|e| e.to_string())
             } else {
+                let refs: Vec<(String, &tau2::Results)> =
+                    all.iter().map(|(f, r)| (f.clone(), r)).collect();
+                for w in tau2::task_set_warnings(&refs) {
+                    out.push_str(&format!("warning: {w}\n"));
+                }
                 out.push_str(&format!("{n}/{m} recorded action checks reproduced\n"));
                 Ok(out)
             }

@@ -472,6 +472,14 @@ fn tau2_check_reproduces_every_recorded_action_check() {
         text.ends_with("1203/1203 recorded action checks reproduced\n"),
         "{text}"
     );
+    // The τ³ file ran another airline task set than the v1 files (SOURCE.md: 11 of 50 tasks changed).
+    assert!(text.contains("whissle-voice__airline_1trial_tau3format.json ran different task sets of airline: 11 of their 50 shared task ids"), "{text}");
+    assert!(
+        !text
+            .lines()
+            .any(|l| l.starts_with("warning:") && !l.contains("whissle")),
+        "only the τ³ file differs"
+    );
     let orchestra = text.lines().find(|l| l.contains("toolorchestra")).unwrap();
     assert!(
         orchestra.contains("43 of 43 simulations differ from the task their task_id names"),

@@ -386,6 +386,51 @@ pub fn check(results: &Results, tasks: Option<&[Task]>) -> CheckReport {
     r
 }
 
+/// The domain a file names (`info.environment_info.domain_name`), if any.
+pub fn domain(results: &Results) -> Option<String> {
+    results
+        .info
+        .as_ref()?
+        .environment_info
+        .as_ref()?
+        .domain_name
+        .clone()
+}
+
+/// Task identity is (domain, task id) within one task set: files of the same
+/// domain whose embedded tasks give different gold actions under the same id
+/// ran different task sets (e.g. airline v1 and τ³). One sentence per pair of
+/// such files, naming how many shared ids differ.
+pub fn task_set_warnings(files: &[(String, &Results)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, (na, a)) in files.iter().enumerate() {
+        for (nb, b) in &files[i + 1..] {
+            let (Some(ta), Some(tb)) = (&a.tasks, &b.tasks) else {
+                continue;
+            };
+            if domain(a) != domain(b) {
+                continue;
+            }
+            let shared: Vec<(&Task, &Task)> = ta
+                .iter()
+                .filter_map(|x| tb.iter().find(|y| y.id == x.id).map(|y| (x, y)))
+                .collect();
+            let differ = shared
+                .iter()
+                .filter(|(x, y)| multiset(x.actions()) != multiset(y.actions()))
+                .count();
+            if differ > 0 {
+                out.push(format!(
+                    "{na} and {nb} ran different task sets of {}: {differ} of their {} shared task ids have different gold actions, so results under the same id are not comparable",
+                    domain(a).unwrap_or_else(|| "the same domain".into()),
+                    shared.len()
+                ));
+            }
+        }
+    }
+    out
+}
+
 /// The model a file names (`info.agent_info.llm`), if any.
 pub fn model_name(results: &Results) -> Option<String> {
     results.info.as_ref()?.agent_info.as_ref()?.llm.clone()
@@ -519,6 +564,47 @@ mod tests {
                 .contains("invalid type: integer `3`, expected a string"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn different_task_sets_are_warned_about() {
+        let task = |id: &str, name: &str| Task {
+            id: id.into(),
+            evaluation_criteria: Some(EvaluationCriteria {
+                actions: Some(vec![action(name, json!({}), None)]),
+            }),
+        };
+        let info = Some(Info {
+            agent_info: None,
+            environment_info: Some(EnvironmentInfo {
+                domain_name: Some("airline".into()),
+            }),
+        });
+        let v1 = Results {
+            info: info.clone(),
+            tasks: Some(vec![task("1", "a"), task("2", "b")]),
+            simulations: vec![],
+        };
+        let v3 = Results {
+            info: info.clone(),
+            tasks: Some(vec![task("1", "a"), task("2", "c")]),
+            simulations: vec![],
+        };
+        let same = Results {
+            info,
+            tasks: Some(vec![task("2", "b")]),
+            simulations: vec![],
+        };
+        let w = task_set_warnings(&[
+            ("v1.json".into(), &v1),
+            ("v3.json".into(), &v3),
+            ("sub.json".into(), &same),
+        ]);
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(w[0].starts_with(
+            "v1.json and v3.json ran different task sets of airline: 1 of their 2 shared task ids"
+        ));
+        assert!(w[1].starts_with("v3.json and sub.json"));
     }
 
     #[test]
