@@ -19,6 +19,11 @@
 //! - [`profile`]: the profile table and its CSV/JSON readers with located errors.
 //! - [`analysis`]: the realization-gap report (the CLI's JSON contract).
 //! - [`synth`]: the seeded generator of the synthetic example dataset.
+//! - [`bootstrap`], [`assoc`], [`manifest`]: intervals, association
+//!   sensitivity, the reproducibility manifest.
+//! - [`trajectory`], [`tau2`], [`join`], [`stability`]: trajectories and their
+//!   operation profiles, τ²-bench files, joining files on `model`, cross-task
+//!   stability.
 
 pub mod analysis;
 pub mod assoc;
