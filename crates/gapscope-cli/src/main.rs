@@ -14,7 +14,8 @@ use gapscope_core::stability::{stability, StabilitySettings};
 use gapscope_core::synth::{self, SynthParams};
 use gapscope_core::tau2;
 use gapscope_core::trajectory::{
-    apply_label_csv, operation_profile, read_any, Corpus, MacroFromLabels, ProfileOptions,
+    apply_label_csv, operation_profile, parse_rename, read_any, rename_models, Corpus,
+    MacroFromLabels, ProfileOptions,
 };
 use gapscope_core::{analyze, Alpha, ProfileTable, Report, RoleOverrides, Settings};
 
@@ -76,6 +77,9 @@ enum Command {
         /// With --trajectories: a label CSV (trajectory_id,operation,requirement,label).
         #[arg(long)]
         labels: Option<PathBuf>,
+        /// With --trajectories: rename or merge models, OLD=NEW; repeatable.
+        #[arg(long)]
+        rename: Vec<String>,
         /// Ridge penalty (> 0).
         #[arg(long, default_value_t = 10.0)]
         alpha: f64,
@@ -138,6 +142,9 @@ enum Command {
         /// τ²-bench list has none).
         #[arg(long)]
         model: Option<String>,
+        /// Rename (or, with one new name for several, merge) models: OLD=NEW; repeatable.
+        #[arg(long)]
+        rename: Vec<String>,
         /// Print JSON (scores, eligible counts, tasks used) instead of CSV.
         #[arg(long)]
         json: bool,
@@ -216,6 +223,7 @@ fn run(command: Command) -> Result<String, String> {
             profiles,
             trajectories,
             labels,
+            rename,
             alpha,
             bootstrap,
             seed,
@@ -267,7 +275,7 @@ fn run(command: Command) -> Result<String, String> {
             let extra = if trajectories.is_empty() {
                 None
             } else {
-                let corpus = read_corpus(&trajectories, labels.as_deref(), None)?;
+                let corpus = read_corpus(&trajectories, labels.as_deref(), None, &rename)?;
                 let p = operation_profile(&corpus.trajectories, &ProfileOptions::default());
                 Some(("trajectories".to_string(), p.to_csv()))
             };
@@ -320,9 +328,10 @@ fn run(command: Command) -> Result<String, String> {
             all_tasks,
             macro_definition,
             model,
+            rename,
             json,
         } => {
-            let corpus = read_corpus(&trajectories, labels.as_deref(), model.as_deref())?;
+            let corpus = read_corpus(&trajectories, labels.as_deref(), model.as_deref(), &rename)?;
             let options = ProfileOptions {
                 all_tasks,
                 macro_definition: match macro_definition {
@@ -369,7 +378,7 @@ fn run(command: Command) -> Result<String, String> {
                 None,
                 &RoleOverrides::default(),
             )?;
-            let corpus = read_corpus(&trajectories, None, None)?;
+            let corpus = read_corpus(&trajectories, None, None, &[])?;
             let settings = StabilitySettings {
                 alpha,
                 bootstrap,
@@ -524,6 +533,7 @@ fn read_corpus(
     paths: &[PathBuf],
     labels: Option<&std::path::Path>,
     model: Option<&str>,
+    renames: &[String],
 ) -> Result<Corpus, String> {
     let mut corpus = Corpus::default();
     for path in paths {
@@ -550,6 +560,14 @@ fn read_corpus(
         }
         corpus.trajectories.extend(c.trajectories);
         corpus.skipped.extend(c.skipped);
+    }
+    let pairs = renames
+        .iter()
+        .map(|r| parse_rename(r).map_err(|e| format!("--rename: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let n = rename_models(&mut corpus.trajectories, &pairs);
+    if !pairs.is_empty() {
+        eprintln!("{n} trajectories renamed");
     }
     if let Some(path) = labels {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -594,3 +594,53 @@ fn stability_runs_from_trajectories_with_groups() {
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("group `nope` given for half A is not among the scenario groups"));
 }
+
+#[test]
+fn models_can_be_renamed_and_merged() {
+    // The toolorchestra file's metadata names the wrong model; rename it.
+    let f = root()
+        .join("../shared/data/tau2/airline/results/toolorchestra__airline_1trial_trimmed.json");
+    assert!(
+        f.is_file(),
+        "{} is missing: the tests need ../shared beside the clone",
+        f.display()
+    );
+    let out = gapscope(&[
+        "profiles",
+        "--trajectories",
+        f.to_str().unwrap(),
+        "--rename",
+        "gpt-4.1-mini-2025-04-14=ToolOrchestra (gpt-5)",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("model,family,reward\nToolOrchestra (gpt-5),unknown,56"),
+        "{text}"
+    );
+    // Two models merged into one pool their trajectories.
+    let v = json(&[
+        "profiles",
+        "--json",
+        "--all-tasks",
+        "--trajectories",
+        "tests/fixtures/trajectories-small.jsonl",
+        "--rename",
+        "A1=AB",
+        "--rename",
+        "B1=AB",
+    ]);
+    assert_eq!(v["models"], serde_json::json!(["AB", "C1", "D1"]));
+    let out = gapscope(&[
+        "profiles",
+        "--trajectories",
+        "tests/fixtures/trajectories-small.jsonl",
+        "--rename",
+        "A1",
+    ]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--rename: expected OLD=NEW, got `A1`"));
+}

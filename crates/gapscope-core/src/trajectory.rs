@@ -209,6 +209,30 @@ pub fn read_any(name: &str, text: &str, model: Option<&str>) -> Result<Corpus, S
     }
 }
 
+/// Rename models (`old=new` pairs); several old names given the same new name
+/// are merged into one model. Returns how many trajectories were renamed.
+/// File metadata is sometimes wrong, and one model may appear under several names.
+pub fn rename_models(trajectories: &mut [Trajectory], renames: &[(String, String)]) -> usize {
+    let mut n = 0;
+    for t in trajectories.iter_mut() {
+        if let Some((_, new)) = renames.iter().find(|(old, _)| *old == t.model) {
+            t.model = new.clone();
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Parse `OLD=NEW` (the text after the last `=` is the new name).
+pub fn parse_rename(text: &str) -> Result<(String, String), String> {
+    match text.rsplit_once('=') {
+        Some((old, new)) if !old.trim().is_empty() && !new.trim().is_empty() => {
+            Ok((old.trim().to_string(), new.trim().to_string()))
+        }
+        _ => Err(format!("expected OLD=NEW, got `{text}`")),
+    }
+}
+
 /// Why a label CSV could not be applied.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum LabelError {
@@ -656,6 +680,21 @@ not json
         assert!(e
             .to_string()
             .starts_with("the label file has no `trajectory_id` column"));
+    }
+
+    #[test]
+    fn models_are_renamed_and_merged() {
+        let mut c = read_jsonl(JSONL);
+        let renames = vec![
+            parse_rename("M1=Same").unwrap(),
+            parse_rename("M2 = Same").unwrap(),
+        ];
+        assert_eq!(rename_models(&mut c.trajectories, &renames), 4);
+        let p = operation_profile(&c.trajectories, &ProfileOptions::default());
+        assert_eq!(p.models, ["Same"]);
+        assert_eq!(p.eligible[0][0], 4, "both models' trajectories are pooled");
+        assert!(parse_rename("nothing").is_err());
+        assert!(parse_rename("=x").is_err());
     }
 
     #[test]
