@@ -415,6 +415,13 @@ test('the manifest names the input by SHA-256 with the settings, and the theme s
   assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor), 'rgb(245, 246, 248)');
 });
 
+test('readable in a narrow window: no sideways scrolling of the page at 400 px', async () => {
+  await page.setViewportSize({ width: 400, height: 800 });
+  await wb.openView('gaps');
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 400, 'the page fits; wide tables scroll inside their panels');
+  await page.setViewportSize({ width: 1280, height: 1000 });
+});
+
 // Last: covers the whole visit (load, import, analyses, exports, reload).
 test('no console errors and no request to any other origin', () => {
   assert.deepEqual(consoleErrors, []);
