@@ -87,17 +87,28 @@ pub type Response = Result<Analysis, String>;
 /// `gapscope report --json`) is re-imported: its `input` table is analysed again
 /// with its own settings, and any difference from the stored numbers is said.
 pub fn handle(request: &Request) -> Response {
-    if let Source::Files { files } = &request.source {
-        return handle_files(request, files);
-    }
-    let (name, text, synthetic) = match &request.source {
-        Source::Example => (EXAMPLE_LABEL, EXAMPLE_CSV, true),
-        Source::File { name, text } => (name.as_str(), text.as_str(), false),
-        Source::Files { .. } => return Err("internal error: several files".into()),
+    let single;
+    let (files, synthetic): (&[(String, String)], bool) = match &request.source {
+        Source::Example => {
+            single = [(EXAMPLE_LABEL.to_string(), EXAMPLE_CSV.to_string())];
+            (&single, true)
+        }
+        Source::File { name, text } => {
+            single = [(name.clone(), text.clone())];
+            (&single, false)
+        }
+        Source::Files { files } => (files, false),
     };
-    let imported = as_report(text);
-    let mut notes: Vec<String> = Vec::new();
-    let (table, settings, pair) = match &imported {
+    let name = files
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .collect::<Vec<_>>()
+        .join(" + ");
+    let imported = match files {
+        [(_, text)] => as_report(text),
+        _ => None,
+    };
+    let (table, settings, pair, join) = match &imported {
         Some(old) => {
             let settings = old
                 .settings
@@ -111,21 +122,27 @@ pub fn handle(request: &Request) -> Response {
                     .as_ref()
                     .map(|p| p.label.trim_start_matches("without ").to_string()),
             });
-            (old.input.clone(), settings, pair)
+            (old.input.clone(), settings, pair, None)
         }
         None => {
             let settings = request_settings(request)?;
-            // One file: a profile table, or trajectories (their operation profile).
-            let (table, read) =
-                read_profiles(&[(name.to_string(), text.to_string())], &request.roles)
-                    .map_err(|e| e.to_string())?;
-            notes = read.sentences();
-            (table, settings, request.pair.clone())
+            // Profile tables, or trajectories (their operation profile), joined on model.
+            let (table, join) = read_profiles(files, &request.roles).map_err(|e| e.to_string())?;
+            (table, settings, request.pair.clone(), Some(join))
         }
     };
     let mut report = analyze(&table, &settings).map_err(|e| format!("{name}: {e}"))?;
-    for n in notes.into_iter().rev() {
-        report.warnings.insert(0, n);
+    if files.len() > 1 {
+        report.summary = format!(
+            "{} (joined on model from {} files)",
+            report.summary,
+            files.len()
+        );
+    }
+    if let Some(j) = &join {
+        for s in j.sentences().into_iter().rev() {
+            report.warnings.insert(0, s);
+        }
     }
     // A pair chosen for another dataset must not stop this one's analysis.
     if let Some(p) = &pair {
@@ -148,59 +165,18 @@ pub fn handle(request: &Request) -> Response {
             )
         });
     }
-    let manifest = Manifest::new(
-        vec![Input::new(name, text.as_bytes())],
-        report.settings.clone(),
-    );
-    Ok(Analysis {
-        source: name.to_string(),
-        synthetic,
-        report,
-        imported: imported.is_some(),
-        join: None,
-        manifest,
-    })
-}
-
-/// Several profile files: read each (errors name the file), join on model,
-/// analyse; the join report goes into the warnings.
-fn handle_files(request: &Request, files: &[(String, String)]) -> Response {
-    let settings = request_settings(request)?;
-    let (table, join_report) = read_profiles(files, &request.roles).map_err(|e| e.to_string())?;
-    let label = files
-        .iter()
-        .map(|(n, _)| n.as_str())
-        .collect::<Vec<_>>()
-        .join(" + ");
-    let mut report = analyze(&table, &settings).map_err(|e| format!("{label}: {e}"))?;
-    report.summary = format!(
-        "{} (joined on model from {} files)",
-        report.summary,
-        files.len()
-    );
-    for s in join_report.sentences().into_iter().rev() {
-        report.warnings.insert(0, s);
-    }
-    if let Some(p) = &request.pair {
-        match association_sensitivity(&table, &p.foundational, &p.operation, p.provider.as_deref())
-        {
-            Ok(a) => report.association_sensitivity = Some(a),
-            Err(e) => report
-                .warnings
-                .push(format!("association sensitivity: {e}")),
-        }
-    }
     let inputs = files
         .iter()
         .map(|(n, t)| Input::new(n, t.as_bytes()))
         .collect();
     let manifest = Manifest::new(inputs, report.settings.clone());
     Ok(Analysis {
-        source: label,
-        synthetic: false,
+        source: name,
+        synthetic,
         report,
-        imported: false,
-        join: Some(join_report),
+        imported: imported.is_some(),
+        // The join report is shown only when several files were joined.
+        join: join.filter(|_| files.len() > 1),
         manifest,
     })
 }
