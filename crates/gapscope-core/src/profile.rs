@@ -239,6 +239,14 @@ pub fn csv_field(s: &str) -> String {
     }
 }
 
+/// A serde_json error's message without its " at line L column C" suffix
+/// (for messages that state the location themselves).
+pub(crate) fn json_message(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    text.rfind(" at line ")
+        .map_or(text.clone(), |k| text[..k].to_string())
+}
+
 /// "s" unless n is 1.
 pub fn plural(n: usize) -> &'static str {
     if n == 1 {

@@ -187,11 +187,7 @@ pub fn read_results(text: &str) -> Result<Results, Tau2Error> {
             simulations,
         }),
         Err(e) => {
-            let text = e.to_string();
-            let what = text
-                .rfind(" at line ")
-                .map_or(text.as_str(), |k| &text[..k])
-                .to_string();
+            let what = crate::profile::json_message(&e);
             Err(Tau2Error {
                 line: e.line(),
                 column: e.column(),

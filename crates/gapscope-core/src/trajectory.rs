@@ -117,12 +117,12 @@ pub fn read_jsonl(text: &str) -> Corpus {
         }
         let parsed = serde_json::from_str::<Trajectory>(raw)
             .map_err(|e| {
-                // serde_json ends its message with " at line 1 column N"; say the column once.
-                let text = e.to_string();
-                let what = text
-                    .rfind(" at line ")
-                    .map_or(text.as_str(), |k| &text[..k]);
-                format!("column {}: {what}", e.column())
+                // The line is the JSONL line; say the column once.
+                format!(
+                    "column {}: {}",
+                    e.column(),
+                    crate::profile::json_message(&e)
+                )
             })
             .and_then(|t| check_labels(&t).map(|()| t));
         match parsed {
