@@ -412,6 +412,22 @@ fn mask(features: &[Vec<Option<f64>>], target: &[Option<f64>]) -> Vec<bool> {
         .collect()
 }
 
+/// The design over the models `mask` keeps, and their indices.
+fn masked_design(
+    features: &[Vec<Option<f64>>],
+    groups: &[usize],
+    mask: &[bool],
+) -> (Vec<usize>, Design) {
+    let rows: Vec<usize> = (0..mask.len()).filter(|&i| mask[i]).collect();
+    let x: Vec<Vec<f64>> = rows
+        .iter()
+        .map(|&i| features[i].iter().flatten().copied().collect())
+        .collect();
+    let g: Vec<usize> = rows.iter().map(|&i| groups[i]).collect();
+    let design = Design::new(&x, &g);
+    (rows, design)
+}
+
 /// Fit several targets from one feature set over the same folds; targets with
 /// the same participating models share one design (and its factorizations).
 fn fit_targets(
@@ -431,13 +447,7 @@ fn fit_targets(
         let same: Vec<usize> = (t0..targets.len())
             .filter(|&t| !done[t] && masks[t] == masks[t0])
             .collect();
-        let rows: Vec<usize> = (0..n).filter(|&i| masks[t0][i]).collect();
-        let x: Vec<Vec<f64>> = rows
-            .iter()
-            .map(|&i| features[i].iter().flatten().copied().collect())
-            .collect();
-        let g: Vec<usize> = rows.iter().map(|&i| groups[i]).collect();
-        let design = Design::new(&x, &g);
+        let (rows, design) = masked_design(features, groups, &masks[t0]);
         let sums: Vec<_> = same
             .iter()
             .map(|&t| {
@@ -481,14 +491,8 @@ fn nested_selection(
 ) -> (Vec<Option<f64>>, IndexMap<String, f64>) {
     let n = target.len();
     let m = mask(features, target);
-    let rows: Vec<usize> = (0..n).filter(|&i| m[i]).collect();
-    let x: Vec<Vec<f64>> = rows
-        .iter()
-        .map(|&i| features[i].iter().flatten().copied().collect())
-        .collect();
-    let g: Vec<usize> = rows.iter().map(|&i| groups[i]).collect();
+    let (rows, design) = masked_design(features, groups, &m);
     let y: Vec<f64> = rows.iter().filter_map(|&i| target[i]).collect();
-    let design = Design::new(&x, &g);
     let t = design.target(&y);
     let candidates: Vec<Alpha> = NESTED_CANDIDATES
         .iter()
