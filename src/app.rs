@@ -3,17 +3,19 @@
 //! `crate::model` and `crate::chart`; every number comes from the worker's
 //! core report.
 
+use gapscope_core::analysis::MacroDefinition;
+use gapscope_core::join::TrajectoryOptions;
 use gapscope_core::profile::Role;
 use gapscope_core::{ProfileTable, RoleOverrides};
-use gapscope_worker::{Analysis, Pair, Request, Source, EXAMPLE_LABEL};
+use gapscope_worker::{Analysis, Answer, Job, Pair, Progress, Request, Source, EXAMPLE_LABEL};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::model::{correlation_heatmap, fmt, gap_heatmap, CorrelationKind, Heatmap};
+use crate::pool::{JobId, Pool, PoolStats};
 use crate::table::Table;
 use crate::views::{self, GapOrder, VIEWS};
 use crate::web;
-use crate::worker_client::WorkerClient;
 
 /// Mount the app on `<body>`.
 pub fn start() {
@@ -35,6 +37,7 @@ struct Knobs {
     alpha: f64,
     bootstrap: usize,
     seed: u64,
+    macro_definition: MacroDefinition,
 }
 
 /// Where the last loaded file is kept in this browser (never uploaded).
@@ -57,11 +60,14 @@ fn source_label(source: &Source) -> String {
 /// The whole page state.
 #[derive(Clone, Copy)]
 struct Workbench {
-    client: StoredValue<WorkerClient, LocalStorage>,
+    pool: StoredValue<Pool, LocalStorage>,
+    pool_stats: RwSignal<PoolStats>,
+    /// The realization analysis running now, if any.
+    job: StoredValue<Option<JobId>>,
+    progress: RwSignal<Option<Progress>>,
     analysis: RwSignal<Option<Analysis>>,
     error: RwSignal<Option<String>>,
     busy: RwSignal<Option<String>>,
-    generation: StoredValue<u64>,
     source: StoredValue<Source>,
     knobs: RwSignal<Knobs>,
     pair: RwSignal<Option<Pair>>,
@@ -76,6 +82,8 @@ struct Workbench {
     theme: RwSignal<String>,
     /// The user's column roles for the current dataset.
     roles: RwSignal<RoleOverrides>,
+    /// Renames and task subset for the current trajectory files.
+    trajectories: RwSignal<TrajectoryOptions>,
 }
 
 impl Workbench {
@@ -84,6 +92,7 @@ impl Workbench {
             alpha: 10.0,
             bootstrap: gapscope_core::Settings::default().bootstrap,
             seed: 0,
+            macro_definition: MacroDefinition::Mean,
         };
         let mut view = "gaps".to_string();
         let mut corr = CorrelationKind::Pearson;
@@ -105,16 +114,22 @@ impl Workbench {
                         .unwrap_or(knobs.bootstrap)
                 }
                 "seed" => knobs.seed = v.parse().unwrap_or(knobs.seed),
+                "macro" => {
+                    knobs.macro_definition =
+                        MacroDefinition::parse(&v).unwrap_or(knobs.macro_definition)
+                }
                 "corr" if v == "spearman" => corr = CorrelationKind::Spearman,
                 _ => {}
             }
         }
         Workbench {
-            client: StoredValue::new_local(WorkerClient::spawn()),
+            pool: StoredValue::new_local(Pool::new()),
+            pool_stats: RwSignal::new(PoolStats::default()),
+            job: StoredValue::new(None),
+            progress: RwSignal::new(None),
             analysis: RwSignal::new(None),
             error: RwSignal::new(None),
             busy: RwSignal::new(None),
-            generation: StoredValue::new(0),
             source: StoredValue::new(Source::Example),
             knobs: RwSignal::new(knobs),
             pair: RwSignal::new(None),
@@ -127,6 +142,7 @@ impl Workbench {
             kept: RwSignal::new(None),
             theme: RwSignal::new(web::load(THEME).unwrap_or_else(|| "auto".into())),
             roles: RwSignal::new(RoleOverrides::default()),
+            trajectories: RwSignal::new(TrajectoryOptions::default()),
         }
     }
 
@@ -163,17 +179,41 @@ impl Workbench {
             seed: k.seed,
             roles: self.roles.get_untracked(),
             pair: self.pair.get_untracked(),
+            macro_definition: k.macro_definition,
+            trajectories: self.trajectories.get_untracked(),
         };
-        let id = self.generation.get_value() + 1;
-        self.generation.set_value(id);
+        // A newer request supersedes the running one: stop it for real.
+        if let Some(old) = self.job.get_value() {
+            self.pool.with_value(|p| p.cancel(old));
+        }
         self.busy.set(Some(label));
-        let answer = self.client.with_value(|c| c.run(&request));
-        spawn_local(async move {
-            let result = answer.await;
-            if self.generation.get_value() != id {
-                return;
-            }
-            self.busy.set(None);
+        self.progress.set(None);
+        let id = self.pool.with_value(|p| {
+            p.submit(
+                &Job::Analyze(request),
+                move |progress| self.progress.set(Some(progress)),
+                move |answer| self.finish(source, answer),
+            )
+        });
+        self.job.set_value(Some(id));
+        self.refresh_pool();
+    }
+
+    fn refresh_pool(self) {
+        self.pool_stats.set(self.pool.with_value(|p| p.stats()));
+    }
+
+    /// Show a finished analysis (or its error; the previous one stays).
+    fn finish(self, source: Source, answer: Answer) {
+        self.job.set_value(None);
+        self.busy.set(None);
+        self.progress.set(None);
+        self.refresh_pool();
+        let result = match answer {
+            Answer::Analyze(r) => *r,
+            Answer::Failed(e) => Err(e),
+        };
+        {
             match result {
                 Ok(a) => {
                     if source != Source::Example {
@@ -194,6 +234,7 @@ impl Workbench {
                             alpha: s.alpha,
                             bootstrap: s.bootstrap,
                             seed: s.seed,
+                            macro_definition: s.macro_definition,
                         });
                         self.pair.set(None);
                     }
@@ -203,7 +244,7 @@ impl Workbench {
                 }
                 Err(e) => self.error.set(Some(e)),
             }
-        });
+        }
     }
 
     /// Re-run the current source (after a settings change).
@@ -211,18 +252,23 @@ impl Workbench {
         self.run(self.source.get_value());
     }
 
-    /// Stop waiting for the running analysis: its answer is discarded and a
-    /// fresh worker takes the next requests.
+    /// Stop the running analysis: its worker is terminated and a fresh one
+    /// takes its place; the last good result stays on screen.
     fn cancel(self) {
-        self.generation.set_value(self.generation.get_value() + 1);
-        self.client.set_value(WorkerClient::spawn());
+        if let Some(id) = self.job.get_value() {
+            self.pool.with_value(|p| p.cancel(id));
+        }
+        self.job.set_value(None);
         self.busy.set(None);
+        self.progress.set(None);
+        self.refresh_pool();
     }
 
     /// Analyse a new dataset: choices tied to the previous one are cleared.
     fn open(self, source: Source) {
         self.pair.set(None);
         self.roles.set(RoleOverrides::default());
+        self.trajectories.set(TrajectoryOptions::default());
         self.assoc_cell.set(None);
         self.gap_cell.set(None);
         self.run(source);
@@ -272,10 +318,9 @@ impl Workbench {
 
 /// Read a dropped or picked file as UTF-8 text, with the offset of a bad byte.
 async fn read_text(file: &web_sys::File) -> Result<String, String> {
-    let buffer = wasm_bindgen_futures::JsFuture::from(file.array_buffer())
+    let bytes = gloo_file::futures::read_as_bytes(&gloo_file::Blob::from(file.clone()))
         .await
-        .map_err(|e| format!("could not be read ({e:?})"))?;
-    let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+        .map_err(|e| format!("could not be read ({e})"))?;
     String::from_utf8(bytes).map_err(|e| {
         format!(
             "not UTF-8 text (invalid byte at offset {}); save the file as UTF-8",
@@ -303,6 +348,9 @@ fn App() -> impl IntoView {
             ("B", k.bootstrap.to_string()),
             ("seed", k.seed.to_string()),
         ];
+        if k.macro_definition != MacroDefinition::Mean {
+            q.push(("macro", k.macro_definition.name().into()));
+        }
         if wb.corr_kind.get() == CorrelationKind::Spearman {
             q.push(("corr", "spearman".into()));
         }
@@ -378,6 +426,7 @@ fn CurrentView(wb: Workbench, id: String) -> impl IntoView {
             "data" => view! {
                 <p class="detail">{format!("Dimensions: foundational {}; operations {}.", r.dimensions.foundational.join(", "), r.dimensions.operations.join(", "))}
                     {(!a.report.input.ignored.is_empty()).then(|| format!(" Ignored columns: {}.", a.report.input.ignored.join(", ")))}</p>
+                {a.report.input.pooled_macro.is_some().then(|| view! { <TrajectoryOptionsView wb=wb models=a.report.models.clone() /> })}
                 <RolePicker wb=wb table=a.report.input.clone() />
                 <TableView table=views::data_table(&a.report.input) wb=wb />
             }.into_any(),
@@ -445,6 +494,53 @@ fn CurrentView(wb: Workbench, id: String) -> impl IntoView {
 }
 
 /// Assign each column a role; the analysis reruns with the new roles.
+/// Options of the trajectory files among the inputs: rename or merge models
+/// (file metadata is sometimes wrong) and the task subset.
+#[component]
+fn TrajectoryOptionsView(wb: Workbench, models: Vec<String>) -> impl IntoView {
+    let invalid = RwSignal::new(None::<String>);
+    let current = wb
+        .trajectories
+        .get_untracked()
+        .renames
+        .iter()
+        .map(|(a, b)| format!("{a}={b}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let set_renames = move |text: String| {
+        let parsed: Result<Vec<(String, String)>, String> = text
+            .split(',')
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(gapscope_core::trajectory::parse_rename)
+            .collect();
+        match parsed {
+            Ok(renames) => {
+                invalid.set(None);
+                wb.trajectories.update(|t| t.renames = renames);
+                wb.rerun();
+            }
+            Err(e) => invalid.set(Some(e)),
+        }
+    };
+    view! {
+        <fieldset class="trajectory-options" data-testid="trajectory-options">
+            <legend>"Trajectories"</legend>
+            <label>"rename or merge models (OLD=NEW, comma-separated) "
+                <input type="text" data-testid="renames" size="40" placeholder="e.g. gpt-4.1-2025-04-14=GPT-4.1" prop:value=current
+                    on:change=move |ev| set_renames(event_target_value(&ev)) /></label>
+            <label><input type="checkbox" data-testid="all-tasks" prop:checked=move || wb.trajectories.get().all_tasks
+                on:change=move |ev| {
+                    let on = event_target_checked(&ev);
+                    wb.trajectories.update(|t| t.all_tasks = on);
+                    wb.rerun();
+                } />" use every task (default: only the tasks every model attempted)"</label>
+            <p class="muted">{format!("Models now: {}.", models.join(", "))}</p>
+            {move || invalid.get().map(|m| view! { <span class="invalid" role="alert" data-testid="renames-error">{m}</span> })}
+        </fieldset>
+    }
+}
+
 #[component]
 fn RolePicker(wb: Workbench, table: ProfileTable) -> impl IntoView {
     let mut cols: Vec<(String, Role)> = Vec::new();
@@ -768,7 +864,19 @@ fn SettingsBar(wb: Workbench) -> impl IntoView {
                 on:change=move |ev| set("B", event_target_value(&ev)) /></label>
             <label>"seed " <input type="number" min="0" step="1" data-testid="seed" prop:value=move || wb.knobs.get().seed.to_string()
                 on:change=move |ev| set("seed", event_target_value(&ev)) /></label>
-            <span class="macro">"macro: unweighted mean"</span>
+            <label>"macro "
+                <select data-testid="macro" title="The overall operation score: the mean of the operation scores, or pooled over all labels of each trajectory (needs labelled trajectories)"
+                    on:change=move |ev| {
+                        if let Some(m) = MacroDefinition::parse(&event_target_value(&ev)) {
+                            wb.knobs.update(|k| k.macro_definition = m);
+                            wb.rerun();
+                        }
+                    }>
+                    {[("mean", "mean of operations"), ("pooled", "pooled labels")].into_iter().map(|(v, t)| view! {
+                        <option value=v selected=move || wb.knobs.get().macro_definition.name() == v>{t}</option>
+                    }).collect_view()}
+                </select>
+            </label>
             <button on:click=export_json data-testid="export-json">"Export report (JSON)"</button>
             <button on:click=export_manifest data-testid="export-manifest">"Export manifest"</button>
             <label>"theme "
@@ -785,11 +893,28 @@ fn SettingsBar(wb: Workbench) -> impl IntoView {
 fn Status(wb: Workbench) -> impl IntoView {
     view! {
         <div class="status" aria-live="polite" data-testid="status" aria-busy=move || wb.busy.with(|b| b.is_some()).to_string()>
-            {move || wb.busy.get().map(|label| view! {
-                <span class="spinner" aria-hidden="true"></span>
-                <span>{format!("Analysing {label} in a background worker…")}</span>
-                <button class="link" data-testid="cancel" on:click=move |_| wb.cancel()>"cancel"</button>
+            {move || wb.busy.get().map(|label| {
+                let progress = wb.progress.get();
+                let (step, of) = progress.as_ref().map_or((0, 1), |p| (p.step, p.of));
+                let stage = progress.map_or_else(
+                    || "waiting for a worker".to_string(),
+                    |p| format!("{} (step {} of {})", p.label, p.step, p.of),
+                );
+                view! {
+                    <span class="spinner" aria-hidden="true"></span>
+                    <span>{format!("Analysing {label} in a background worker: ")}<span data-testid="stage">{stage}</span></span>
+                    <progress data-testid="progress" max=of.to_string() value=step.to_string() aria-label="analysis progress"></progress>
+                    <button class="link" data-testid="cancel" on:click=move |_| wb.cancel()>"cancel"</button>
+                }
             })}
+            {move || {
+                let s = wb.pool_stats.get();
+                view! {
+                    <span class="pool muted" data-testid="pool" data-live=s.live.to_string() data-terminated=s.terminated.to_string() data-size=s.size.to_string()>
+                        {format!("worker pool: {} of {} running", s.live, s.size)}
+                    </span>
+                }
+            }}
         </div>
     }
 }

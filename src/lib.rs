@@ -2,7 +2,7 @@
 //!
 //! - [`model`]: view models built from core reports (host-testable, no leptos).
 //! - `app` (wasm32 only): the leptos components; they render view models and
-//!   send every computation to the analysis worker (`worker_client`).
+//!   send every computation to the analysis worker (`pool`).
 //!
 //! On the host only [`model`] is compiled, so `cargo test --workspace` never
 //! builds leptos.
@@ -15,9 +15,9 @@ pub mod views;
 #[cfg(target_arch = "wasm32")]
 mod app;
 #[cfg(target_arch = "wasm32")]
-mod web;
+mod pool;
 #[cfg(target_arch = "wasm32")]
-mod worker_client;
+mod web;
 
 #[cfg(target_arch = "wasm32")]
 pub use app::start;

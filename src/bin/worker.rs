@@ -1,10 +1,9 @@
-//! The analysis worker's entry point: only registers the worker defined in
+//! The analysis worker's entry point: only starts the worker defined in
 //! `gapscope-worker`.
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    use gloo_worker::Registrable;
     console_error_panic_hook::set_once();
-    gapscope_worker::web::AnalysisWorker::registrar().register();
+    gapscope_worker::web::start();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -190,6 +190,36 @@ test('dropping a file on the page analyses it', async () => {
   await wb.waitForSource('synthetic-example.csv');
   assert.equal(await wb.error.count(), 0, 'a good file clears the error');
   assertHeatmapMatchesReport(await wb.cells(wb.gapHeatmap), cliReport(EXAMPLE));
+});
+
+test('a long analysis shows its stages, and cancel stops its worker and keeps the last result', async () => {
+  // 3,000 models in 300 families: seconds of work for the worker.
+  const dir = mkdtempSync(join(tmpdir(), 'gapscope-'));
+  const big = join(dir, 'big.csv');
+  writeFileSync(big, execFileSync(CLI, ['synth', '--families', '300', '--per-family', '10'], { encoding: 'utf8' }));
+  const before = await wb.cells(wb.gapHeatmap);
+  const pool0 = await wb.pool();
+  assert.ok(pool0.size >= 1 && pool0.size <= 4, `pool sized to the machine: ${JSON.stringify(pool0)}`);
+  await wb.pickFile(big);
+  // The stage moves past reading to the model fits, on a progress bar.
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=progress]')?.getAttribute('value')) >= 3,
+    null, { timeout: 30_000 });
+  const p = await wb.progress();
+  assert.equal(p.of, 7);
+  assert.match(p.stage, /^(held-out fits of the operations|reward from F|reward from O|reward from F\+O|nested selection) \(step \d of 7\)$/);
+  await page.getByTestId('cancel').click();
+  await wb.waitIdle();
+  const pool1 = await wb.pool();
+  assert.equal(pool1.terminated, pool0.terminated + 1, 'the worker running the cancelled job was terminated');
+  assert.ok(pool1.live >= 1, 'a fresh worker took its place');
+  assert.equal(await wb.source(), 'synthetic-example.csv', 'the last good result stays');
+  assert.deepEqual(await wb.cells(wb.gapHeatmap), before);
+  assert.equal(await wb.error.count(), 0, 'a cancel is not an error');
+  // The replacement worker answers the next request.
+  await wb.pickFile(SMALL);
+  await wb.waitForSource('profiles-small.csv');
+  await wb.pickFile(EXAMPLE);
+  await wb.waitForSource('synthetic-example.csv');
 });
 
 // ---- The workbench views (issue 4) ----
@@ -381,6 +411,46 @@ test('a foundational profile and labelled trajectories dropped together run the 
   assert.match(await wb.summary.innerText(), /^4 models in 4 families, 2 foundational dimensions, 3 operations, reward/);
   assert.match(await page.getByTestId('warnings').innerText(), /trajectories-small.jsonl: 9 trajectories of 4 models; operation profile from the 8 on the 2 tasks every model attempted/);
   assertHeatmapMatchesReport(await wb.cells(wb.gapHeatmap), cliReport(files.join(','), '--bootstrap', '10000'));
+  await page.getByTestId('load-example').click();
+  await wb.waitForSource('synthetic example');
+});
+
+test('trajectory files split by model, with a label file, form one corpus; pooled macro and renames equal the CLI', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gapscope-'));
+  const lines = readFileSync(join(ROOT, 'tests/fixtures/trajectories-small.jsonl'), 'utf8').split('\n').filter(Boolean);
+  const parts = ['A1', 'B1', 'C1', 'D1'].map((m) => {
+    const path = join(dir, `${m}.jsonl`);
+    writeFileSync(path, lines.filter((l) => JSON.parse(l).model === m).map((l) => `${l}\n`).join(''));
+    return path;
+  });
+  const labels = join(dir, 'labels.csv');
+  writeFileSync(labels, 'trajectory_id,operation,requirement,label\nt-001,GI,r1,0\nt-002,PL,r1,0.5\n');
+  const foundational = join(ROOT, 'tests/fixtures/foundational-small.csv');
+  await wb.fileInput.setInputFiles([foundational, ...parts, labels]);
+  await wb.waitForSource('foundational-small.csv + A1.jsonl + B1.jsonl + C1.jsonl + D1.jsonl + labels.csv');
+  const cli = (...extra) => cliReport(foundational, '--trajectories', parts.join(','), '--labels', labels, '--bootstrap', '10000', ...extra);
+  assertHeatmapMatchesReport(await wb.cells(wb.gapHeatmap), cli());
+  assert.match(await page.getByTestId('warnings').innerText(), /labels.csv: 2 labels applied/);
+  // The pooled macro: the overall view shows the CLI's macro MAE, and the URL says pooled.
+  await page.getByTestId('macro').selectOption('pooled');
+  await wb.waitIdle();
+  await wb.openView('overall');
+  const pooled = cli('--macro', 'pooled');
+  const overall = await wb.table('Overall');
+  const a1 = overall.rows.find((r) => r[0] === 'A1');
+  const i = pooled.models.indexOf('A1');
+  assert.ok(a1.includes(shown(pooled.macro.observed[i], 1)), `A1 pooled macro ${pooled.macro.observed[i]} in ${a1}`);
+  assert.match(page.url(), /[?&]macro=pooled/);
+  // Merge B1's trajectories into A1 (as if the file metadata were wrong).
+  await wb.openView('data');
+  await page.getByTestId('renames').fill('B1=A1');
+  await page.getByTestId('renames').press('Tab');
+  await wb.waitIdle();
+  await page.waitForFunction(() => /renamed \(B1 → A1\)/.test(document.querySelector('[data-testid=warnings]')?.textContent ?? ''));
+  await wb.openView('gaps');
+  assertHeatmapMatchesReport(await wb.cells(wb.gapHeatmap), cli('--macro', 'pooled', '--rename', 'B1=A1'));
+  await page.getByTestId('macro').selectOption('mean');
+  await wb.waitIdle();
   await page.getByTestId('load-example').click();
   await wb.waitForSource('synthetic example');
 });

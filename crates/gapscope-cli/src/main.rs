@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use gapscope_core::analysis::{AlphaGrid, MAX_BOOTSTRAP};
+use gapscope_core::analysis::{AlphaGrid, MacroDefinition, MAX_BOOTSTRAP};
 use gapscope_core::assoc::association_sensitivity;
-use gapscope_core::join::read_profiles;
+use gapscope_core::join::{read_profiles_with, TrajectoryOptions};
 use gapscope_core::manifest::{Input, Manifest};
 use gapscope_core::profile::RewardScale;
 use gapscope_core::stability::{stability, StabilitySettings};
@@ -80,6 +80,13 @@ enum Command {
         /// With --trajectories: rename or merge models, OLD=NEW; repeatable.
         #[arg(long)]
         rename: Vec<String>,
+        /// With --trajectories: use every task, not only those every model attempted.
+        #[arg(long)]
+        all_tasks: bool,
+        /// Macro operation score: mean (of the operation scores) or pooled (of
+        /// all labels of each trajectory; needs --trajectories with labels).
+        #[arg(long = "macro", value_enum, default_value = "mean")]
+        macro_definition: MacroArg,
         /// Ridge penalty (> 0).
         #[arg(long, default_value_t = 10.0)]
         alpha: f64,
@@ -224,6 +231,8 @@ fn run(command: Command) -> Result<String, String> {
             trajectories,
             labels,
             rename,
+            all_tasks,
+            macro_definition,
             alpha,
             bootstrap,
             seed,
@@ -259,7 +268,10 @@ fn run(command: Command) -> Result<String, String> {
                 seed,
                 grid,
                 nested: !no_nested,
-                ..Settings::default()
+                macro_definition: match macro_definition {
+                    MacroArg::Mean => MacroDefinition::Mean,
+                    MacroArg::Pooled => MacroDefinition::Pooled,
+                },
             };
             let overrides = RoleOverrides {
                 foundational,
@@ -272,14 +284,22 @@ fn run(command: Command) -> Result<String, String> {
                     Scale::Percent => RewardScale::Percent,
                 },
             };
-            let extra = if trajectories.is_empty() {
-                None
-            } else {
-                let corpus = read_corpus(&trajectories, labels.as_deref(), None, &rename)?;
-                let p = operation_profile(&corpus.trajectories, &ProfileOptions::default());
-                Some(("trajectories".to_string(), p.to_csv()))
+            if labels.is_some() && trajectories.is_empty() {
+                return Err("--labels needs --trajectories".into());
+            }
+            let options = TrajectoryOptions {
+                renames: rename
+                    .iter()
+                    .map(|r| parse_rename(r).map_err(|e| format!("--rename: {e}")))
+                    .collect::<Result<_, _>>()?,
+                all_tasks,
             };
-            let (table, files) = read_files(&profiles, extra, &overrides)?;
+            // Profiles, trajectories and labels go through the one reader the
+            // page uses (join::read_profiles_with).
+            let mut paths = profiles.clone();
+            paths.extend(trajectories.iter().cloned());
+            paths.extend(labels.iter().cloned());
+            let (table, files) = read_files(&paths, &overrides, &options)?;
             let shown = profiles
                 .iter()
                 .map(|p| p.display().to_string())
@@ -375,8 +395,8 @@ fn run(command: Command) -> Result<String, String> {
             let alpha = Alpha::new(alpha).map_err(|e| format!("--alpha: {e}"))?;
             let (f, _) = read_files(
                 std::slice::from_ref(&profiles),
-                None,
                 &RoleOverrides::default(),
+                &TrajectoryOptions::default(),
             )?;
             let corpus = read_corpus(&trajectories, None, None, &[])?;
             let settings = StabilitySettings {
@@ -581,8 +601,8 @@ fn read_corpus(
 #[allow(clippy::type_complexity)]
 fn read_files(
     paths: &[PathBuf],
-    extra: Option<(String, String)>,
     overrides: &RoleOverrides,
+    options: &TrajectoryOptions,
 ) -> Result<(ProfileTable, Vec<(String, Vec<u8>)>), String> {
     let mut texts = Vec::new();
     let mut raw = Vec::new();
@@ -602,8 +622,8 @@ fn read_files(
         texts.push((path.display().to_string(), text));
         raw.push((name, bytes));
     }
-    texts.extend(extra);
-    let (table, join) = read_profiles(&texts, overrides).map_err(|e| e.to_string())?;
+    let (table, join) =
+        read_profiles_with(&texts, overrides, options).map_err(|e| e.to_string())?;
     for s in join.sentences() {
         eprintln!("note: {s}");
     }

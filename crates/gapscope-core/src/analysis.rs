@@ -69,6 +69,26 @@ pub enum MacroDefinition {
     /// The unweighted mean of the model's operation scores (the spec's default).
     #[default]
     Mean,
+    /// 100 × mean over the model's trajectories of the mean of all their
+    /// applicable labels: needs operation scores from labelled trajectories.
+    Pooled,
+}
+
+impl MacroDefinition {
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "mean" => Some(MacroDefinition::Mean),
+            "pooled" => Some(MacroDefinition::Pooled),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            MacroDefinition::Mean => "mean",
+            MacroDefinition::Pooled => "pooled",
+        }
+    }
 }
 
 /// A setting that failed validation.
@@ -131,6 +151,8 @@ pub enum AnalysisError {
     NoOperations,
     #[error("only {0} model(s): a held-out analysis needs at least 3")]
     TooFewModels(usize),
+    #[error("the pooled macro score needs operation scores from labelled trajectories (a profile file carries only per-operation scores); use the mean macro, or load trajectories with labels")]
+    NoPooledMacro,
     #[error(transparent)]
     Settings(#[from] SettingsError),
 }
@@ -613,8 +635,45 @@ fn concat_rows(a: &[Vec<Option<f64>>], b: &[Vec<Option<f64>>]) -> Vec<Vec<Option
         .collect()
 }
 
+/// Where a running analysis is, for a progress bar: step `step` of `of`
+/// (1-based), about to do `label`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stage {
+    pub step: u32,
+    pub of: u32,
+    pub label: &'static str,
+}
+
+/// The analysis' stages, in order (`Stage::step` indexes this list from 1).
+pub const STAGES: [&str; 6] = [
+    "correlations",
+    "held-out fits of the operations",
+    "reward from F",
+    "reward from O",
+    "reward from F+O",
+    "nested selection",
+];
+
+fn stage(progress: &mut dyn FnMut(Stage), i: usize) {
+    progress(Stage {
+        step: i as u32 + 1,
+        of: STAGES.len() as u32,
+        label: STAGES[i],
+    });
+}
+
 /// Run the analysis.
 pub fn analyze(table: &ProfileTable, settings: &Settings) -> Result<Report, AnalysisError> {
+    analyze_with_progress(table, settings, &mut |_| {})
+}
+
+/// [`analyze`], telling `progress` before each stage of [`STAGES`] (stages
+/// that do not apply, e.g. reward prediction without a reward, are skipped).
+pub fn analyze_with_progress(
+    table: &ProfileTable,
+    settings: &Settings,
+    progress: &mut dyn FnMut(Stage),
+) -> Result<Report, AnalysisError> {
     settings.validate()?;
     let n = table.n_models();
     let p = table.foundational.names.len();
@@ -634,6 +693,7 @@ pub fn analyze(table: &ProfileTable, settings: &Settings) -> Result<Report, Anal
     let o_rows = &table.operations.values;
 
     // Association.
+    stage(progress, 0);
     let f_cols: Vec<Vec<Option<f64>>> = (0..p).map(|j| table.foundational.column(j)).collect();
     let o_cols: Vec<Vec<Option<f64>>> = (0..q).map(|k| table.operations.column(k)).collect();
     let mut pearson = vec![vec![None; q]; p];
@@ -658,17 +718,24 @@ pub fn analyze(table: &ProfileTable, settings: &Settings) -> Result<Report, Anal
     let boot = (settings.bootstrap > 0)
         .then(|| GroupBootstrap::new(n_groups, settings.bootstrap, settings.seed));
     let alpha = [settings.alpha];
+    stage(progress, 1);
 
     // Operations and the macro score from F (one design when nothing is missing).
-    let macro_observed: Vec<Option<f64>> = o_rows
-        .iter()
-        .map(|row| {
-            row.iter()
-                .copied()
-                .collect::<Option<Vec<f64>>>()
-                .map(|v| v.iter().sum::<f64>() / q as f64)
-        })
-        .collect();
+    let macro_observed: Vec<Option<f64>> = match settings.macro_definition {
+        MacroDefinition::Mean => o_rows
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .copied()
+                    .collect::<Option<Vec<f64>>>()
+                    .map(|v| v.iter().sum::<f64>() / q as f64)
+            })
+            .collect(),
+        MacroDefinition::Pooled => table
+            .pooled_macro
+            .clone()
+            .ok_or(AnalysisError::NoPooledMacro)?,
+    };
     let mut targets = o_cols.clone();
     targets.push(macro_observed.clone());
     let fits = fit_targets(f_rows, &targets, &groups, &alpha);
@@ -705,15 +772,26 @@ pub fn analyze(table: &ProfileTable, settings: &Settings) -> Result<Report, Anal
     );
     macro_fit.ci95 = boot.as_ref().map(|b| ci95(b, &groups, &macro_fit));
     if let Some(names) = missing_names(&macro_observed, models) {
-        warnings.push(format!(
-            "macro operation score: undefined for models missing an operation: {names}"
-        ));
+        warnings.push(match settings.macro_definition {
+            MacroDefinition::Mean => format!(
+                "macro operation score: undefined for models missing an operation: {names}"
+            ),
+            MacroDefinition::Pooled => format!(
+                "macro operation score (pooled): undefined for models with no applicable label: {names}"
+            ),
+        });
     }
     let macro_fit = MacroFit {
-        definition: format!(
-            "unweighted mean of the {q} operation scores ({})",
-            table.operations.names.join(", ")
-        ),
+        definition: match settings.macro_definition {
+            MacroDefinition::Mean => format!(
+                "unweighted mean of the {q} operation scores ({})",
+                table.operations.names.join(", ")
+            ),
+            MacroDefinition::Pooled => format!(
+                "pooled: 100 × mean over each model's trajectories of the mean of all their applicable labels ({})",
+                table.operations.names.join(", ")
+            ),
+        },
         fit: macro_fit,
     };
 
@@ -744,8 +822,11 @@ pub fn analyze(table: &ProfileTable, settings: &Settings) -> Result<Report, Anal
             };
             (fit, curve)
         };
+        stage(progress, 2);
         let (ff, cf) = fit_predictor(f_rows);
+        stage(progress, 3);
         let (fo_fit, co) = fit_predictor(o_rows);
+        stage(progress, 4);
         let (ffo, cfo) = fit_predictor(&fo_rows);
         if let Some(names) = missing_names(y, models) {
             warnings.push(format!(
@@ -761,6 +842,7 @@ pub fn analyze(table: &ProfileTable, settings: &Settings) -> Result<Report, Anal
             q2: bm.q2,
         };
         let nested = settings.nested.then(|| {
+            stage(progress, 5);
             let (predicted, chosen_alpha) = nested_selection(&fo_rows, y, &groups, &folds.ids);
             let m = Metrics::compute(y, &predicted, &ffo.baseline);
             Nested {

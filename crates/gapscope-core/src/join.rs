@@ -99,37 +99,130 @@ pub fn read_profiles(
     files: &[(String, String)],
     overrides: &crate::RoleOverrides,
 ) -> Result<(ProfileTable, JoinReport), ReadError> {
-    // Trajectory files (canonical JSONL) become their operation profile first.
-    let mut notes = Vec::new();
-    let files: Vec<(String, String)> = files
+    read_profiles_with(files, overrides, &TrajectoryOptions::default())
+}
+
+/// How trajectory files among the inputs of [`read_profiles_with`] become
+/// one operation profile.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TrajectoryOptions {
+    /// Rename or merge models (OLD, NEW) before the profile is formed.
+    #[serde(default)]
+    pub renames: Vec<(String, String)>,
+    /// Common-task subset (default) or every task.
+    #[serde(default)]
+    pub all_tasks: bool,
+}
+
+/// Whether `text` is a label CSV (`trajectory_id,operation,requirement,label`).
+pub fn is_label_csv(text: &str) -> bool {
+    let header = text
+        .trim_start_matches('\u{feff}')
+        .lines()
+        .next()
+        .unwrap_or_default();
+    let cols: Vec<&str> = header
+        .split(',')
+        .map(|c| c.trim().trim_matches('"'))
+        .collect();
+    ["trajectory_id", "operation", "label"]
         .iter()
-        .map(|(name, text)| -> Result<(String, String), ReadError> {
-            if crate::trajectory::detect(text).is_none() {
-                return Ok((name.clone(), text.clone()));
-            }
-            let corpus = crate::trajectory::read_any(name, text, None).map_err(|message| ReadError::Trajectories { file: name.clone(), message })?;
-            let profile = crate::trajectory::operation_profile(&corpus.trajectories, &Default::default());
-            notes.push(format!(
-                "{name}: {} trajectories of {} model{}; operation profile from the {} on the {} tasks every model attempted{}",
-                corpus.trajectories.len(),
-                profile.models.len(),
-                crate::profile::plural(profile.models.len()),
-                profile.n_used,
-                profile.tasks.len(),
-                if profile.operations.is_empty() { " (no operation labels: reward only)" } else { "" }
-            ));
-            if !corpus.skipped.is_empty() {
-                let first: Vec<String> = corpus.skipped.iter().take(3).map(|e| e.to_string()).collect();
+        .all(|c| cols.contains(c))
+}
+
+/// [`read_profiles`], with trajectory options. Every trajectory file (any
+/// format [`crate::trajectory::detect`] knows) is read into one corpus, label
+/// CSVs among the files are applied to it, models are renamed, and the
+/// corpus becomes one operation profile (with reward), so that the
+/// common-task subset spans every model of every file. That profile is then
+/// joined with the profile files like any other.
+pub fn read_profiles_with(
+    files: &[(String, String)],
+    overrides: &crate::RoleOverrides,
+    options: &TrajectoryOptions,
+) -> Result<(ProfileTable, JoinReport), ReadError> {
+    let mut notes = Vec::new();
+    let (mut corpus, mut traj_names, mut label_files) =
+        (crate::trajectory::Corpus::default(), Vec::new(), Vec::new());
+    let mut profile_files: Vec<(String, String)> = Vec::new();
+    for (name, text) in files {
+        if crate::trajectory::detect(text).is_some() {
+            let c = crate::trajectory::read_any(name, text, None).map_err(|message| {
+                ReadError::Trajectories {
+                    file: name.clone(),
+                    message,
+                }
+            })?;
+            if !c.skipped.is_empty() {
+                let first: Vec<String> = c.skipped.iter().take(3).map(|e| e.to_string()).collect();
                 notes.push(format!(
                     "{name}: {} malformed line(s) skipped ({}{})",
-                    corpus.skipped.len(),
+                    c.skipped.len(),
                     first.join("; "),
-                    if corpus.skipped.len() > 3 { "; …" } else { "" }
+                    if c.skipped.len() > 3 { "; …" } else { "" }
                 ));
             }
-            Ok((name.clone(), profile.to_csv()))
-        })
-        .collect::<Result<_, ReadError>>()?;
+            corpus.trajectories.extend(c.trajectories);
+            corpus.skipped.extend(c.skipped);
+            traj_names.push(name.clone());
+        } else if is_label_csv(text) {
+            label_files.push((name, text));
+        } else {
+            profile_files.push((name.clone(), text.clone()));
+        }
+    }
+    let mut pooled: Option<(Vec<String>, Vec<Option<f64>>)> = None;
+    if traj_names.is_empty() {
+        if let Some((name, _)) = label_files.first() {
+            return Err(ReadError::Trajectories {
+                file: (*name).clone(),
+                message: "a label file needs the trajectories it labels: load them together".into(),
+            });
+        }
+    } else {
+        let renamed = crate::trajectory::rename_models(&mut corpus.trajectories, &options.renames);
+        if !options.renames.is_empty() {
+            notes.push(format!(
+                "{renamed} trajectories renamed ({})",
+                options
+                    .renames
+                    .iter()
+                    .map(|(a, b)| format!("{a} → {b}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        for (name, text) in &label_files {
+            let n = crate::trajectory::apply_label_csv(&mut corpus, text).map_err(|e| {
+                ReadError::Trajectories {
+                    file: (*name).clone(),
+                    message: e.to_string(),
+                }
+            })?;
+            notes.push(format!("{name}: {n} labels applied"));
+        }
+        let profile = crate::trajectory::operation_profile(
+            &corpus.trajectories,
+            &crate::trajectory::ProfileOptions {
+                all_tasks: options.all_tasks,
+                ..Default::default()
+            },
+        );
+        let name = traj_names.join(" + ");
+        notes.push(format!(
+            "{name}: {} trajectories of {} model{}; operation profile from the {} on the {} tasks {}{}",
+            corpus.trajectories.len(),
+            profile.models.len(),
+            crate::profile::plural(profile.models.len()),
+            profile.n_used,
+            profile.tasks.len(),
+            if options.all_tasks { "attempted by any model (all tasks)" } else { "every model attempted" },
+            if profile.operations.is_empty() { " (no operation labels: reward only)" } else { "" }
+        ));
+        pooled = Some((profile.models.clone(), profile.pooled_macro.clone()));
+        profile_files.push((name, profile.to_csv()));
+    }
+    let files = profile_files;
     let (table, mut report) = if let [(name, text)] = files.as_slice() {
         let t = ProfileTable::read(text, overrides).map_err(|source| ReadError::File {
             file: name.clone(),
@@ -159,6 +252,17 @@ pub fn read_profiles(
         }
     };
     report.notes = notes;
+    let mut table = table;
+    if let Some((models, values)) = pooled {
+        // Attached by model name: the join may have added or reordered models.
+        table.pooled_macro = Some(
+            table
+                .models
+                .iter()
+                .map(|m| models.iter().position(|x| x == m).and_then(|i| values[i]))
+                .collect(),
+        );
+    }
     Ok((table, report))
 }
 
@@ -295,6 +399,7 @@ pub fn join(files: &[(String, ProfileTable)]) -> Result<(ProfileTable, JoinRepor
             .iter()
             .flat_map(|(_, t)| t.ignored.iter().cloned())
             .collect(),
+        pooled_macro: None,
     };
     Ok((
         table,
@@ -310,6 +415,122 @@ pub fn join(files: &[(String, ProfileTable)]) -> Result<(ProfileTable, JoinRepor
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const FOUNDATIONAL: &str = include_str!("../../../tests/fixtures/foundational-small.csv");
+    const TRAJECTORIES: &str = include_str!("../../../tests/fixtures/trajectories-small.jsonl");
+
+    #[test]
+    fn trajectory_files_form_one_corpus_whatever_their_split() {
+        let whole = vec![
+            ("f.csv".to_string(), FOUNDATIONAL.to_string()),
+            ("t.jsonl".to_string(), TRAJECTORIES.to_string()),
+        ];
+        // One file per model, as τ²-bench results usually come.
+        let mut split = vec![("f.csv".to_string(), FOUNDATIONAL.to_string())];
+        for m in ["A1", "B1", "C1", "D1"] {
+            let lines: String = TRAJECTORIES
+                .lines()
+                .filter(|l| l.contains(&format!("\"model\": \"{m}\"")))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            assert!(!lines.is_empty(), "fixture has {m}");
+            split.push((format!("{m}.jsonl"), lines));
+        }
+        let opts = TrajectoryOptions::default();
+        let (a, ra) = read_profiles_with(&whole, &Default::default(), &opts).unwrap();
+        let (b, rb) = read_profiles_with(&split, &Default::default(), &opts).unwrap();
+        // The common-task subset spans the four files: same table, same macro.
+        assert_eq!(a.operations, b.operations);
+        assert_eq!(a.reward, b.reward);
+        assert_eq!(a.pooled_macro, b.pooled_macro);
+        assert_eq!(
+            rb.files,
+            ["f.csv", "A1.jsonl + B1.jsonl + C1.jsonl + D1.jsonl"]
+        );
+        assert!(
+            ra.notes[0].contains("on the 2 tasks every model attempted"),
+            "{:?}",
+            ra.notes
+        );
+        // The pooled macro is the trajectory reader's, attached by model.
+        let p = crate::trajectory::operation_profile(
+            &crate::trajectory::read_jsonl(TRAJECTORIES).trajectories,
+            &Default::default(),
+        );
+        let by_model: Vec<Option<f64>> = a
+            .models
+            .iter()
+            .map(|m| {
+                p.models
+                    .iter()
+                    .position(|x| x == m)
+                    .and_then(|i| p.pooled_macro[i])
+            })
+            .collect();
+        assert_eq!(a.pooled_macro, Some(by_model));
+        // Renaming merges two models into one.
+        let merged = TrajectoryOptions {
+            renames: vec![("B1".into(), "A1".into())],
+            all_tasks: true,
+        };
+        let (c, rc) = read_profiles_with(&whole, &Default::default(), &merged).unwrap();
+        assert!(
+            rc.notes.iter().any(|n| n.contains("renamed (B1 → A1)")),
+            "{:?}",
+            rc.notes
+        );
+        // B1 stays in the foundational file, but its trajectories now count as A1's.
+        let b1 = c.models.iter().position(|m| m == "B1").unwrap();
+        assert!(c.operations.values[b1].iter().all(|v| v.is_none()));
+    }
+
+    #[test]
+    fn a_label_file_is_recognised_and_needs_its_trajectories() {
+        let labels = "trajectory_id,operation,requirement,label\nt-001,GI,r1,0\n";
+        assert!(is_label_csv(labels));
+        assert!(!is_label_csv(FOUNDATIONAL));
+        let err = read_profiles_with(
+            &[
+                ("f.csv".to_string(), FOUNDATIONAL.to_string()),
+                ("labels.csv".to_string(), labels.to_string()),
+            ],
+            &Default::default(),
+            &TrajectoryOptions::default(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "labels.csv: a label file needs the trajectories it labels: load them together"
+        );
+        let (t, r) = read_profiles_with(
+            &[
+                ("f.csv".to_string(), FOUNDATIONAL.to_string()),
+                ("t.jsonl".to_string(), TRAJECTORIES.to_string()),
+                ("labels.csv".to_string(), labels.to_string()),
+            ],
+            &Default::default(),
+            &TrajectoryOptions::default(),
+        )
+        .unwrap();
+        assert!(
+            r.notes.iter().any(|n| n == "labels.csv: 1 labels applied"),
+            "{:?}",
+            r.notes
+        );
+        // t-001 (A1, t1) had GI [1]; the label file replaces it with [0].
+        let a1 = t.models.iter().position(|m| m == "A1").unwrap();
+        let gi = t.operations.names.iter().position(|n| n == "GI").unwrap();
+        let (_, before) = read_profiles(
+            &[
+                ("f.csv".to_string(), FOUNDATIONAL.to_string()),
+                ("t.jsonl".to_string(), TRAJECTORIES.to_string()),
+            ],
+            &Default::default(),
+        )
+        .map(|(t, _)| ((), t.operations.values[a1][gi]))
+        .unwrap();
+        assert_ne!(t.operations.values[a1][gi], before);
+    }
 
     fn read(s: &str) -> ProfileTable {
         ProfileTable::read(s, &Default::default()).unwrap()

@@ -152,6 +152,11 @@ pub struct ProfileTable {
     pub reward_scaled: bool,
     /// Columns present but not used, in file order.
     pub ignored: Vec<String>,
+    /// The pooled macro operation score per model, when the operation scores
+    /// came from labelled trajectories (realization-gaps.md, "macro", option
+    /// `pooled`); profile files cannot carry it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pooled_macro: Option<Vec<Option<f64>>>,
 }
 
 impl ProfileTable {
@@ -539,6 +544,7 @@ impl RawTable {
             outcome_column,
             reward_scaled,
             ignored,
+            pooled_macro: None,
         })
     }
 

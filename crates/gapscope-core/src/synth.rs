@@ -209,6 +209,7 @@ pub fn generate(params: &SynthParams) -> Synthetic {
             outcome_column: Some("reward".into()),
             reward_scaled: false,
             ignored: Vec::new(),
+            pooled_macro: None,
         },
         planted,
     }

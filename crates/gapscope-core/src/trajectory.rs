@@ -356,6 +356,10 @@ pub struct OperationProfile {
     /// The macro score under `macro_definition`.
     pub macro_score: Vec<Option<f64>>,
     pub macro_definition: MacroFromLabels,
+    /// The pooled macro score, whatever `macro_definition` is (the analysis
+    /// may ask for it).
+    #[serde(default)]
+    pub pooled_macro: Vec<Option<f64>>,
     /// Trajectories per model in the subset.
     pub trajectories: Vec<usize>,
     /// The tasks used (the common-task subset unless `all_tasks`).
@@ -437,6 +441,7 @@ pub fn operation_profile(
     let mut eligible = Vec::new();
     let mut reward = Vec::new();
     let mut macro_score = Vec::new();
+    let mut pooled_macro = Vec::new();
     let mut families = Vec::new();
     let mut counts = Vec::new();
     for m in &models {
@@ -460,27 +465,30 @@ pub fn operation_profile(
         }
         let rewards: Vec<f64> = mine.iter().filter_map(|t| t.reward).collect();
         reward.push(crate::stats::mean(&rewards).map(|v| 100.0 * v));
+        let mean_macro = {
+            let v: Option<Vec<f64>> = row.iter().copied().collect();
+            v.and_then(|v| crate::stats::mean(&v))
+        };
+        let pooled = {
+            let per_t: Vec<f64> = mine
+                .iter()
+                .filter_map(|t| {
+                    let all: Vec<Option<f64>> = operations
+                        .iter()
+                        .filter_map(|op| t.labels.get(op))
+                        .flatten()
+                        .copied()
+                        .collect();
+                    label_mean(&all)
+                })
+                .collect();
+            crate::stats::mean(&per_t).map(|v| 100.0 * v)
+        };
         macro_score.push(match options.macro_definition {
-            MacroFromLabels::Mean => {
-                let v: Option<Vec<f64>> = row.iter().copied().collect();
-                v.and_then(|v| crate::stats::mean(&v))
-            }
-            MacroFromLabels::Pooled => {
-                let per_t: Vec<f64> = mine
-                    .iter()
-                    .filter_map(|t| {
-                        let all: Vec<Option<f64>> = operations
-                            .iter()
-                            .filter_map(|op| t.labels.get(op))
-                            .flatten()
-                            .copied()
-                            .collect();
-                        label_mean(&all)
-                    })
-                    .collect();
-                crate::stats::mean(&per_t).map(|v| 100.0 * v)
-            }
+            MacroFromLabels::Mean => mean_macro,
+            MacroFromLabels::Pooled => pooled,
         });
+        pooled_macro.push(pooled);
         scores.push(row);
         eligible.push(elig);
     }
@@ -493,6 +501,7 @@ pub fn operation_profile(
         reward,
         macro_score,
         macro_definition: options.macro_definition,
+        pooled_macro,
         trajectories: counts,
         n_total: trajectories.len(),
         n_used: used.len(),
@@ -528,6 +537,7 @@ impl OperationProfile {
             outcome_column: Some("reward".into()),
             reward_scaled: false,
             ignored: Vec::new(),
+            pooled_macro: Some(self.pooled_macro.clone()),
         }
     }
 

@@ -384,3 +384,57 @@ fn rankings_by_hand() {
     // sxx = 2, syy = 0.25+1+0.25 = 1.5 => -1.5/sqrt(3)
     close(k.spearman.unwrap(), -1.5 / 3f64.sqrt(), "ρ");
 }
+
+/// The pooled macro (from labels) is the macro fit's target when asked for:
+/// the macro fit must then equal the fit of an operation column holding the
+/// same values (the operation path computes it independently).
+#[test]
+fn pooled_macro_is_fitted_like_an_operation_with_its_values() {
+    use gapscope_core::analysis::{AnalysisError, MacroDefinition};
+    let pooled = [10.0, 30.0, 20.0, 55.0, 40.0, 70.0];
+    let mut t = read(SIX);
+    let settings = Settings {
+        alpha: Alpha::new(1.0).unwrap(),
+        bootstrap: 0,
+        macro_definition: MacroDefinition::Pooled,
+        ..Settings::default()
+    };
+    assert!(matches!(
+        analyze(&t, &settings),
+        Err(AnalysisError::NoPooledMacro)
+    ));
+    t.pooled_macro = Some(pooled.iter().copied().map(Some).collect());
+    let r = analyze(&t, &settings).unwrap();
+    assert!(r.macro_fit.definition.starts_with("pooled: "));
+    let with_column = format!(
+        "model,family,RE,PL\n{}",
+        ["a1,A,1", "a2,A,2", "b1,B,3", "b2,B,4", "c1,C,5", "c2,C,6"]
+            .iter()
+            .zip(pooled)
+            .map(|(row, v)| format!("{row},{v}\n"))
+            .collect::<String>()
+    );
+    let by_column = analyze(
+        &read(&with_column),
+        &Settings {
+            macro_definition: MacroDefinition::Mean,
+            ..settings
+        },
+    )
+    .unwrap();
+    let op = &by_column.operations["PL"];
+    for i in 0..6 {
+        assert_eq!(r.macro_fit.fit.observed[i], Some(pooled[i]));
+        close(
+            r.macro_fit.fit.predicted[i].unwrap(),
+            op.predicted[i].unwrap(),
+            "pooled macro prediction",
+        );
+    }
+    // The report says which definition was used, and it round-trips.
+    assert_eq!(r.settings.macro_definition, MacroDefinition::Pooled);
+    assert_eq!(
+        r.settings.to_settings().unwrap().macro_definition,
+        MacroDefinition::Pooled
+    );
+}

@@ -1,17 +1,22 @@
 //! gapscope-worker: the worker layer between the page and the analysis core.
 //!
-//! The protocol is plain serde data exchanged as JSON text: the page sends a
-//! [`Request`], the worker answers with a [`Response`]. [`handle`] is the whole
-//! behaviour and is tested natively; in the browser, [`web::AnalysisWorker`]
-//! (a gloo-worker oneshot, registered by the `worker` bin of the web package)
-//! only decodes, calls [`handle`] and encodes. JSON text keeps the message
-//! codec infallible: decoding failures become an error [`Response`] instead of a
-//! panic inside the worker.
+//! The protocol is plain serde data exchanged as JSON text. The page sends an
+//! [`Envelope`] (a job id and a [`Job`]); the worker posts [`FromWorker`]
+//! messages back: `Ready` once loaded, any number of `Progress` for the job,
+//! then exactly one `Done` with the job's answer. [`handle_message`] is the
+//! whole behaviour and is tested natively; in the browser, [`web::start`]
+//! (called by the `worker` bin of the web package) only wires it to the
+//! worker's `onmessage`/`postMessage`. JSON text keeps the codec infallible:
+//! a message that cannot be decoded becomes an error answer, never a panic.
+//!
+//! The page runs a pool of these workers (src/pool.rs) and cancels a job by
+//! terminating the worker that runs it; nothing here needs to cooperate.
 
+use gapscope_core::analysis::{analyze_with_progress, MacroDefinition, STAGES};
 use gapscope_core::assoc::association_sensitivity;
-use gapscope_core::join::{read_profiles, JoinReport};
+use gapscope_core::join::{read_profiles_with, JoinReport, TrajectoryOptions};
 use gapscope_core::manifest::{Input, Manifest};
-use gapscope_core::{analyze, Alpha, Report, RoleOverrides, Settings};
+use gapscope_core::{Alpha, Report, RoleOverrides, Settings};
 use serde::{Deserialize, Serialize};
 
 /// The embedded default dataset: made by `gapscope synth` (seeded generator).
@@ -46,6 +51,12 @@ pub struct Request {
     /// Association sensitivity for this pair, when asked for.
     #[serde(default)]
     pub pair: Option<Pair>,
+    /// The macro operation score: mean (default) or pooled (from labels).
+    #[serde(default)]
+    pub macro_definition: MacroDefinition,
+    /// Renames and the task subset for trajectory files.
+    #[serde(default)]
+    pub trajectories: TrajectoryOptions,
 }
 
 /// A (foundational, operation) pair for association sensitivity.
@@ -87,6 +98,13 @@ pub type Response = Result<Analysis, String>;
 /// `gapscope report --json`) is re-imported: its `input` table is analysed again
 /// with its own settings, and any difference from the stored numbers is said.
 pub fn handle(request: &Request) -> Response {
+    handle_with_progress(request, &mut |_| {})
+}
+
+/// [`handle`], telling `progress` before reading the files and before each
+/// stage of the analysis.
+pub fn handle_with_progress(request: &Request, progress: &mut dyn FnMut(Progress)) -> Response {
+    let of = 1 + STAGES.len() as u32;
     let single;
     let (files, synthetic): (&[(String, String)], bool) = match &request.source {
         Source::Example => {
@@ -126,12 +144,29 @@ pub fn handle(request: &Request) -> Response {
         }
         None => {
             let settings = request_settings(request)?;
+            progress(Progress {
+                label: format!(
+                    "reading {} file{}",
+                    files.len(),
+                    gapscope_core::profile::plural(files.len())
+                ),
+                step: 1,
+                of,
+            });
             // Profile tables, or trajectories (their operation profile), joined on model.
-            let (table, join) = read_profiles(files, &request.roles).map_err(|e| e.to_string())?;
+            let (table, join) = read_profiles_with(files, &request.roles, &request.trajectories)
+                .map_err(|e| e.to_string())?;
             (table, settings, request.pair.clone(), Some(join))
         }
     };
-    let mut report = analyze(&table, &settings).map_err(|e| format!("{name}: {e}"))?;
+    let mut report = analyze_with_progress(&table, &settings, &mut |stage| {
+        progress(Progress {
+            label: stage.label.to_string(),
+            step: stage.step + 1,
+            of,
+        })
+    })
+    .map_err(|e| format!("{name}: {e}"))?;
     if files.len() > 1 {
         report.summary = format!(
             "{} (joined on model from {} files)",
@@ -187,6 +222,7 @@ fn request_settings(request: &Request) -> Result<Settings, String> {
         alpha: Alpha::new(request.alpha).map_err(|e| e.to_string())?,
         bootstrap: request.bootstrap,
         seed: request.seed,
+        macro_definition: request.macro_definition,
         ..Settings::default()
     };
     settings.validate().map_err(|e| e.to_string())?;
@@ -204,49 +240,140 @@ fn as_report(text: &str) -> Option<Report> {
         .filter(|r| r.tool == "gapscope")
 }
 
-/// Encode a request as the JSON text the worker receives.
-pub fn encode_request(request: &Request) -> String {
-    serde_json::to_string(request).unwrap_or_else(|e| {
-        // Unreachable for these plain types; reported rather than panicking.
-        format!("{{\"encode_error\": \"{e}\"}}")
+/// How far a job has come: step `step` of `of` (1-based), doing `label`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Progress {
+    pub label: String,
+    pub step: u32,
+    pub of: u32,
+}
+
+/// A unit of work for one worker of the pool. Each kind of analysis is its
+/// own job so that independent analyses run side by side in the pool.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Job {
+    /// The realization-gap analysis of profiles (or trajectories + profiles).
+    Analyze(Request),
+}
+
+/// A job's answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Answer {
+    Analyze(Box<Response>),
+    /// The worker could not read the job or encode its answer.
+    Failed(String),
+}
+
+/// Page → worker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Envelope {
+    pub id: u64,
+    pub job: Job,
+}
+
+/// Worker → page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum FromWorker {
+    /// The worker has loaded and takes jobs.
+    Ready,
+    Progress {
+        id: u64,
+        progress: Progress,
+    },
+    Done {
+        id: u64,
+        answer: Answer,
+    },
+}
+
+/// Run one job, telling `progress` along the way.
+pub fn run_job(job: &Job, progress: &mut dyn FnMut(Progress)) -> Answer {
+    match job {
+        Job::Analyze(request) => Answer::Analyze(Box::new(handle_with_progress(request, progress))),
+    }
+}
+
+/// Encode an envelope as the JSON text the worker receives.
+pub fn encode_envelope(envelope: &Envelope) -> String {
+    serde_json::to_string(envelope).unwrap_or_else(|e| {
+        // Unreachable for these plain types; the worker answers it as unreadable.
+        format!("{{\"id\": {}, \"encode_error\": \"{e}\"}}", envelope.id)
     })
 }
 
-/// The worker's whole job on JSON text: decode, handle, encode.
-pub fn handle_json(request: &str) -> String {
-    let response: Response = serde_json::from_str::<Request>(request)
-        .map_err(|e| format!("internal error: the worker could not read its request: {e}"))
-        .and_then(|r| handle(&r));
-    encode_response(&response)
-}
-
-fn encode_response(response: &Response) -> String {
-    serde_json::to_string(response).unwrap_or_else(|e| {
-        let fallback: Response = Err(format!(
-            "internal error: the result could not be encoded: {e}"
-        ));
+/// Encode a worker message (infallible: a failure becomes a failed answer).
+pub fn encode_message(message: &FromWorker) -> String {
+    serde_json::to_string(message).unwrap_or_else(|e| {
+        let id = match message {
+            FromWorker::Progress { id, .. } | FromWorker::Done { id, .. } => *id,
+            FromWorker::Ready => 0,
+        };
+        let fallback = FromWorker::Done {
+            id,
+            answer: Answer::Failed(format!(
+                "internal error: the result could not be encoded: {e}"
+            )),
+        };
         serde_json::to_string(&fallback).unwrap_or_default()
     })
 }
 
-/// Decode the worker's JSON answer on the page side.
-pub fn decode_response(text: &str) -> Response {
-    serde_json::from_str::<Response>(text).unwrap_or_else(|e| {
-        Err(format!(
-            "internal error: the worker's answer could not be read: {e}"
-        ))
-    })
+/// Decode a worker message on the page side.
+pub fn decode_message(text: &str) -> Result<FromWorker, String> {
+    serde_json::from_str::<FromWorker>(text)
+        .map_err(|e| format!("internal error: the worker's message could not be read: {e}"))
+}
+
+/// The worker's whole behaviour on one incoming message: decode the
+/// envelope, run the job, `post` each progress message, then the answer.
+pub fn handle_message(text: &str, post: &mut dyn FnMut(String)) {
+    match serde_json::from_str::<Envelope>(text) {
+        Ok(Envelope { id, job }) => {
+            let answer = run_job(&job, &mut |progress| {
+                post(encode_message(&FromWorker::Progress { id, progress }))
+            });
+            post(encode_message(&FromWorker::Done { id, answer }));
+        }
+        Err(e) => {
+            // The page matches answers by id: recover it from the raw JSON.
+            let id = serde_json::from_str::<serde_json::Value>(text)
+                .ok()
+                .and_then(|v| v.get("id").and_then(|i| i.as_u64()))
+                .unwrap_or(0);
+            post(encode_message(&FromWorker::Done {
+                id,
+                answer: Answer::Failed(format!(
+                    "internal error: the worker could not read its job: {e}"
+                )),
+            }));
+        }
+    }
 }
 
 #[cfg(target_arch = "wasm32")]
 pub mod web {
-    //! The gloo-worker wrapper, compiled for the browser only.
-    use gloo_worker::oneshot::oneshot;
+    //! The browser side of a worker: `onmessage` → [`crate::handle_message`]
+    //! → `postMessage`. Compiled for wasm32 only.
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::{JsCast, JsValue};
+    use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-    /// Runs [`crate::handle_json`] in a web worker.
-    #[oneshot]
-    pub async fn AnalysisWorker(request: String) -> String {
-        crate::handle_json(&request)
+    /// Install the message handler and tell the page the worker is ready.
+    pub fn start() {
+        let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+        let out = scope.clone();
+        let handler = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+            let text = event.data().as_string().unwrap_or_default();
+            crate::handle_message(&text, &mut |m| {
+                // A failed post means the page is gone; nothing is left to tell.
+                let _ = out.post_message(&JsValue::from_str(&m));
+            });
+        });
+        scope.set_onmessage(Some(handler.as_ref().unchecked_ref()));
+        // The handler lives as long as the worker.
+        handler.forget();
+        let ready = crate::encode_message(&crate::FromWorker::Ready);
+        let _ = scope.post_message(&JsValue::from_str(&ready));
     }
 }
 
@@ -263,6 +390,8 @@ mod tests {
             seed: 0,
             roles: RoleOverrides::default(),
             pair: None,
+            macro_definition: MacroDefinition::Mean,
+            trajectories: TrajectoryOptions::default(),
         };
         let direct = handle(&req).unwrap();
         assert!(direct.synthetic);
@@ -271,9 +400,70 @@ mod tests {
             direct.report.summary,
             "15 models in 8 families, 7 foundational dimensions, 7 operations, reward"
         );
-        let via_json = decode_response(&handle_json(&encode_request(&req))).unwrap();
+        let messages = exchange(7, Job::Analyze(req));
+        let Some(FromWorker::Done {
+            id: 7,
+            answer: Answer::Analyze(answer),
+        }) = messages.last()
+        else {
+            panic!("no answer: {messages:?}")
+        };
         // f64 survives JSON text exactly (shortest round-trip formatting).
-        assert_eq!(via_json, direct);
+        assert_eq!(answer.as_ref().as_ref().unwrap(), &direct);
+    }
+
+    /// Send one job through the JSON protocol; every message posted back.
+    fn exchange(id: u64, job: Job) -> Vec<FromWorker> {
+        let mut posted = Vec::new();
+        handle_message(&encode_envelope(&Envelope { id, job }), &mut |m| {
+            posted.push(decode_message(&m).unwrap())
+        });
+        posted
+    }
+
+    #[test]
+    fn progress_comes_before_the_answer_in_stage_order() {
+        let req = Request {
+            source: Source::Example,
+            alpha: 10.0,
+            bootstrap: 0,
+            seed: 0,
+            roles: RoleOverrides::default(),
+            pair: None,
+            macro_definition: MacroDefinition::Mean,
+            trajectories: TrajectoryOptions::default(),
+        };
+        let messages = exchange(3, Job::Analyze(req));
+        let steps: Vec<(u32, u32, String)> = messages
+            .iter()
+            .filter_map(|m| match m {
+                FromWorker::Progress { id: 3, progress } => {
+                    Some((progress.step, progress.of, progress.label.clone()))
+                }
+                _ => None,
+            })
+            .collect();
+        // The example has a reward and nested selection is on by default:
+        // reading + the six analysis stages, in order, each once.
+        let labels: Vec<&str> = steps.iter().map(|s| s.2.as_str()).collect();
+        assert_eq!(
+            labels,
+            [
+                "reading 1 file",
+                "correlations",
+                "held-out fits of the operations",
+                "reward from F",
+                "reward from O",
+                "reward from F+O",
+                "nested selection"
+            ]
+        );
+        assert!(steps
+            .iter()
+            .enumerate()
+            .all(|(i, s)| s.0 == i as u32 + 1 && s.1 == 7));
+        assert_eq!(messages.len(), 8);
+        assert!(matches!(messages[7], FromWorker::Done { id: 3, .. }));
     }
 
     #[test]
@@ -288,17 +478,38 @@ mod tests {
             seed: 0,
             roles: RoleOverrides::default(),
             pair: None,
+            macro_definition: MacroDefinition::Mean,
+            trajectories: TrajectoryOptions::default(),
         };
-        let err = decode_response(&handle_json(&encode_request(&req))).unwrap_err();
+        let messages = exchange(1, Job::Analyze(req.clone()));
+        let Some(FromWorker::Done {
+            answer: Answer::Analyze(answer),
+            ..
+        }) = messages.last()
+        else {
+            panic!("no error: {messages:?}")
+        };
+        let err = answer.as_ref().as_ref().unwrap_err();
         assert_eq!(
             err,
             "bad.csv: line 2, column `TU`: expected a number (or an empty cell for a missing value), found `x`"
         );
         let bad_alpha = Request { alpha: -1.0, ..req };
         assert!(handle(&bad_alpha).unwrap_err().contains("alpha must be"));
-        assert!(decode_response(&handle_json("not json"))
-            .unwrap_err()
-            .starts_with("internal error"));
+        let mut posted = Vec::new();
+        handle_message("{\"id\": 12, \"job\": \"Nonsense\"}", &mut |m| {
+            posted.push(m)
+        });
+        match decode_message(&posted[0]).unwrap() {
+            FromWorker::Done {
+                id: 12,
+                answer: Answer::Failed(e),
+            } => assert!(
+                e.starts_with("internal error: the worker could not read its job"),
+                "{e}"
+            ),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
@@ -314,6 +525,8 @@ mod tests {
                 operation: "RC".into(),
                 provider: Some("Aurora".into()),
             }),
+            macro_definition: MacroDefinition::Mean,
+            trajectories: TrajectoryOptions::default(),
         };
         let a = handle(&req).unwrap();
         let s = a.report.association_sensitivity.unwrap();
@@ -356,6 +569,8 @@ mod tests {
             seed: 0,
             roles: RoleOverrides::default(),
             pair: None,
+            macro_definition: MacroDefinition::Mean,
+            trajectories: TrajectoryOptions::default(),
         };
         let a = handle(&req).unwrap();
         assert_eq!(a.source, "f.csv + o.csv");

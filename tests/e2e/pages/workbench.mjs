@@ -72,6 +72,26 @@ export class WorkbenchPage {
     return this.page.evaluate(() => window.__statusLog);
   }
 
+  /** The worker pool as the status line reports it: {size, live, terminated}. */
+  async pool() {
+    const el = this.page.getByTestId('pool');
+    return {
+      size: Number(await el.getAttribute('data-size')),
+      live: Number(await el.getAttribute('data-live')),
+      terminated: Number(await el.getAttribute('data-terminated')),
+    };
+  }
+
+  /** The progress bar while an analysis runs: {step, of, stage}. */
+  async progress() {
+    const bar = this.page.getByTestId('progress');
+    return {
+      step: Number(await bar.getAttribute('value')),
+      of: Number(await bar.getAttribute('max')),
+      stage: await this.page.getByTestId('stage').innerText(),
+    };
+  }
+
   async columnHeaders(heatmap) {
     return heatmap.locator('thead th[scope=col]').evaluateAll((ths) => ths.map((th) => th.firstChild.textContent));
   }

@@ -1,0 +1,359 @@
+//! A pool of analysis workers sized to the machine.
+//!
+//! Each worker is a plain `web_sys::Worker` running the `worker` bin (started
+//! from Trunk's loader script, an ES module). Jobs go to an idle worker, or
+//! wait in a queue; a worker is spawned on demand up to the pool size
+//! (`navigator.hardwareConcurrency`, at most [`MAX_WORKERS`]). Cancelling a
+//! running job terminates its worker at once (the computation does not run to
+//! its end) and a fresh worker takes its place. A worker that fails (a panic,
+//! a load error) answers its job with the failure and is replaced likewise.
+//!
+//! The protocol (JSON text) is `gapscope_worker`'s: [`Envelope`] in,
+//! [`FromWorker`] out. Callbacks run after the pool's state is released, so a
+//! callback may submit or cancel jobs.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
+use std::rc::{Rc, Weak};
+
+use gapscope_worker::{
+    decode_message, encode_envelope, Answer, Envelope, FromWorker, Job, Progress,
+};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
+
+/// The loader script Trunk writes for the `worker` bin (`data-loader-shim`).
+const WORKER_URL: &str = "./worker_loader.js";
+
+/// The most workers a page starts, whatever the machine.
+pub const MAX_WORKERS: usize = 4;
+
+/// A job's handle, for [`Pool::cancel`].
+pub type JobId = u64;
+
+type OnProgress = Box<dyn FnMut(Progress)>;
+type OnDone = Box<dyn FnOnce(Answer)>;
+
+/// What the pool is doing, for the page (and its tests) to show.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PoolStats {
+    /// The pool's size: workers it may run at once.
+    pub size: usize,
+    /// Workers alive now.
+    pub live: usize,
+    /// Workers running a job now.
+    pub busy: usize,
+    /// Workers terminated so far (cancelled jobs, failures).
+    pub terminated: usize,
+}
+
+struct Slot {
+    serial: u64,
+    worker: Worker,
+    ready: bool,
+    running: Option<JobId>,
+    // Kept alive as long as the worker.
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(Event)>,
+}
+
+struct Handlers {
+    on_progress: OnProgress,
+    on_done: OnDone,
+}
+
+struct Inner {
+    size: usize,
+    slots: Vec<Slot>,
+    queue: VecDeque<(JobId, String)>,
+    handlers: HashMap<JobId, Handlers>,
+    next_job: JobId,
+    next_serial: u64,
+    terminated: usize,
+}
+
+/// The page's pool of analysis workers (cheap to clone: a shared handle).
+#[derive(Clone)]
+pub struct Pool {
+    inner: Rc<RefCell<Inner>>,
+}
+
+/// One logical core per worker, between 1 and [`MAX_WORKERS`]: the page's
+/// own thread only renders while the workers compute.
+fn machine_size() -> usize {
+    let cores = web_sys::window()
+        .map(|w| w.navigator().hardware_concurrency())
+        .unwrap_or(1.0);
+    (cores.max(1.0) as usize).min(MAX_WORKERS)
+}
+
+impl Pool {
+    /// A pool sized to the machine, with one worker started at once so the
+    /// first analysis does not wait for a worker to load.
+    pub fn new() -> Self {
+        let pool = Pool {
+            inner: Rc::new(RefCell::new(Inner {
+                size: machine_size(),
+                slots: Vec::new(),
+                queue: VecDeque::new(),
+                handlers: HashMap::new(),
+                next_job: 1,
+                next_serial: 1,
+                terminated: 0,
+            })),
+        };
+        pool.spawn();
+        pool
+    }
+
+    pub fn stats(&self) -> PoolStats {
+        let inner = self.inner.borrow();
+        PoolStats {
+            size: inner.size,
+            live: inner.slots.len(),
+            busy: inner.slots.iter().filter(|s| s.running.is_some()).count(),
+            terminated: inner.terminated,
+        }
+    }
+
+    /// Queue `job`; `on_progress` hears its progress, `on_done` its answer
+    /// (never called if the job is cancelled).
+    pub fn submit(
+        &self,
+        job: &Job,
+        on_progress: impl FnMut(Progress) + 'static,
+        on_done: impl FnOnce(Answer) + 'static,
+    ) -> JobId {
+        let id = {
+            let mut inner = self.inner.borrow_mut();
+            let id = inner.next_job;
+            inner.next_job += 1;
+            inner.handlers.insert(
+                id,
+                Handlers {
+                    on_progress: Box::new(on_progress),
+                    on_done: Box::new(on_done),
+                },
+            );
+            let text = encode_envelope(&Envelope {
+                id,
+                job: job.clone(),
+            });
+            inner.queue.push_back((id, text));
+            id
+        };
+        self.dispatch();
+        id
+    }
+
+    /// Forget `id`: a queued job is dropped; a running one is stopped by
+    /// terminating its worker, which a fresh worker replaces.
+    pub fn cancel(&self, id: JobId) {
+        let replace = {
+            let mut inner = self.inner.borrow_mut();
+            inner.handlers.remove(&id);
+            inner.queue.retain(|(q, _)| *q != id);
+            match inner.slots.iter().position(|s| s.running == Some(id)) {
+                Some(i) => {
+                    let slot = inner.slots.remove(i);
+                    slot.worker.terminate();
+                    inner.terminated += 1;
+                    true
+                }
+                None => false,
+            }
+        };
+        if replace {
+            self.spawn();
+        }
+        self.dispatch();
+    }
+
+    /// Start one more worker (it takes jobs once it says it is ready).
+    fn spawn(&self) {
+        let options = WorkerOptions::new();
+        options.set_type(WorkerType::Module);
+        let worker = match Worker::new_with_options(WORKER_URL, &options) {
+            Ok(w) => w,
+            Err(e) => {
+                self.fail_queue(&format!(
+                    "the analysis worker could not be started ({})",
+                    describe(&e)
+                ));
+                return;
+            }
+        };
+        let serial = {
+            let mut inner = self.inner.borrow_mut();
+            inner.next_serial += 1;
+            inner.next_serial
+        };
+        let weak = Rc::downgrade(&self.inner);
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+            if let Some(pool) = upgrade(&weak) {
+                let text = event.data().as_string().unwrap_or_default();
+                pool.on_message(serial, &text);
+            }
+        });
+        let weak = Rc::downgrade(&self.inner);
+        let on_error = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
+            event.prevent_default();
+            // A script error is an ErrorEvent; a failed load is a bare Event.
+            let message = event
+                .dyn_ref::<ErrorEvent>()
+                .map(|e| e.message())
+                .unwrap_or_else(|| "its script could not be loaded".into());
+            if let Some(pool) = upgrade(&weak) {
+                pool.on_failure(serial, &message);
+            }
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        self.inner.borrow_mut().slots.push(Slot {
+            serial,
+            worker,
+            ready: false,
+            running: None,
+            _on_message: on_message,
+            _on_error: on_error,
+        });
+    }
+
+    /// Give queued jobs to idle workers; start workers while the queue is
+    /// longer than the workers that will soon be free, up to the pool size.
+    fn dispatch(&self) {
+        let mut spawn = 0;
+        {
+            let mut inner = self.inner.borrow_mut();
+            while let Some(i) = inner
+                .slots
+                .iter()
+                .position(|s| s.ready && s.running.is_none())
+            {
+                let Some((id, text)) = inner.queue.pop_front() else {
+                    break;
+                };
+                if inner.slots[i]
+                    .worker
+                    .post_message(&JsValue::from_str(&text))
+                    .is_ok()
+                {
+                    inner.slots[i].running = Some(id);
+                } else {
+                    inner.queue.push_front((id, text));
+                    break;
+                }
+            }
+            let loading = inner.slots.iter().filter(|s| !s.ready).count();
+            let waiting = inner.queue.len();
+            let room = inner.size.saturating_sub(inner.slots.len());
+            if waiting > loading {
+                spawn = (waiting - loading).min(room);
+            }
+        }
+        for _ in 0..spawn {
+            self.spawn();
+        }
+    }
+
+    fn on_message(&self, serial: u64, text: &str) {
+        let message = match decode_message(text) {
+            Ok(m) => m,
+            Err(e) => return self.on_failure(serial, &e),
+        };
+        match message {
+            FromWorker::Ready => {
+                if let Some(slot) = self
+                    .inner
+                    .borrow_mut()
+                    .slots
+                    .iter_mut()
+                    .find(|s| s.serial == serial)
+                {
+                    slot.ready = true;
+                }
+                self.dispatch();
+            }
+            FromWorker::Progress { id, progress } => {
+                // Taken out while called, so that the callback may use the pool.
+                let taken = self.inner.borrow_mut().handlers.remove(&id);
+                if let Some(mut h) = taken {
+                    (h.on_progress)(progress);
+                    self.inner.borrow_mut().handlers.entry(id).or_insert(h);
+                }
+            }
+            FromWorker::Done { id, answer } => {
+                let taken = {
+                    let mut inner = self.inner.borrow_mut();
+                    if let Some(slot) = inner.slots.iter_mut().find(|s| s.serial == serial) {
+                        slot.running = None;
+                    }
+                    inner.handlers.remove(&id)
+                };
+                if let Some(h) = taken {
+                    (h.on_done)(answer);
+                }
+                self.dispatch();
+            }
+        }
+    }
+
+    /// A worker failed: its job is answered with the failure, and the worker
+    /// is replaced.
+    fn on_failure(&self, serial: u64, message: &str) {
+        let (job, was_ready, others_ready) = {
+            let mut inner = self.inner.borrow_mut();
+            let Some(i) = inner.slots.iter().position(|s| s.serial == serial) else {
+                return;
+            };
+            let slot = inner.slots.remove(i);
+            slot.worker.terminate();
+            inner.terminated += 1;
+            let job = slot.running.and_then(|id| inner.handlers.remove(&id));
+            let others_ready = inner.slots.iter().any(|s| s.ready);
+            (job, slot.ready, others_ready)
+        };
+        if let Some(h) = job {
+            (h.on_done)(Answer::Failed(format!(
+                "the analysis worker stopped: {message}"
+            )));
+        }
+        if was_ready {
+            self.spawn();
+            self.dispatch();
+        } else if others_ready {
+            self.dispatch();
+        } else {
+            // A worker that never loaded will not load on a second try either.
+            self.fail_queue(&format!("the analysis worker could not load: {message}"));
+        }
+    }
+
+    /// Answer every queued job with `message` (no worker can take them).
+    fn fail_queue(&self, message: &str) {
+        let failed: Vec<Handlers> = {
+            let mut inner = self.inner.borrow_mut();
+            let ids: Vec<JobId> = inner.queue.drain(..).map(|(id, _)| id).collect();
+            ids.iter()
+                .filter_map(|id| inner.handlers.remove(id))
+                .collect()
+        };
+        for h in failed {
+            (h.on_done)(Answer::Failed(message.to_string()));
+        }
+    }
+}
+
+fn upgrade(weak: &Weak<RefCell<Inner>>) -> Option<Pool> {
+    weak.upgrade().map(|inner| Pool { inner })
+}
+
+fn describe(e: &JsValue) -> String {
+    e.as_string()
+        .or_else(|| {
+            e.dyn_ref::<js_sys::Error>()
+                .map(|e| String::from(e.message()))
+        })
+        .unwrap_or_else(|| format!("{e:?}"))
+}
