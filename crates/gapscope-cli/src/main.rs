@@ -14,8 +14,8 @@ use gapscope_core::stability::{stability, StabilitySettings};
 use gapscope_core::synth::{self, SynthParams};
 use gapscope_core::tau2;
 use gapscope_core::trajectory::{
-    apply_label_csv, operation_profile, parse_rename, read_any, rename_models, Corpus,
-    MacroFromLabels, ProfileOptions,
+    apply_label_csv, operation_profile, parse_rename, read_any_bytes, rename_models, Corpus,
+    MacroFromLabels, ProfileOptions, ReadOptions,
 };
 use gapscope_core::{analyze, Alpha, ProfileTable, Report, RoleOverrides, Settings};
 
@@ -80,6 +80,10 @@ enum Command {
         /// With --trajectories: rename or merge models, OLD=NEW; repeatable.
         #[arg(long)]
         rename: Vec<String>,
+        /// With Inspect AI logs among --trajectories: the score that becomes
+        /// the reward, SCORER or SCORER:KEY (default: the header's first scorer).
+        #[arg(long)]
+        scorer: Option<String>,
         /// Ridge penalty (> 0).
         #[arg(long, default_value_t = 10.0)]
         alpha: f64,
@@ -126,7 +130,8 @@ enum Command {
     /// Operation profiles from labelled trajectories (canonical JSONL), as CSV
     /// (model, family, operations, their eligible counts n_OP, reward) or JSON.
     Profiles {
-        /// Trajectory files: canonical JSONL, or τ²-bench results files.
+        /// Trajectory files: canonical JSONL, τ²-bench results files, or
+        /// Inspect AI logs (`.eval` or `.json`).
         #[arg(long, required = true, value_delimiter = ',')]
         trajectories: Vec<PathBuf>,
         /// A label CSV: trajectory_id,operation,requirement,label[,turn].
@@ -145,6 +150,10 @@ enum Command {
         /// Rename (or, with one new name for several, merge) models: OLD=NEW; repeatable.
         #[arg(long)]
         rename: Vec<String>,
+        /// Inspect AI logs: the score that becomes the reward, SCORER or
+        /// SCORER:KEY (default: the header's first scorer; a dict's first key).
+        #[arg(long)]
+        scorer: Option<String>,
         /// Print JSON (scores, eligible counts, tasks used) instead of CSV.
         #[arg(long)]
         json: bool,
@@ -224,6 +233,7 @@ fn run(command: Command) -> Result<String, String> {
             trajectories,
             labels,
             rename,
+            scorer,
             alpha,
             bootstrap,
             seed,
@@ -275,8 +285,21 @@ fn run(command: Command) -> Result<String, String> {
             let extra = if trajectories.is_empty() {
                 None
             } else {
-                let corpus = read_corpus(&trajectories, labels.as_deref(), None, &rename)?;
+                let corpus = read_corpus(
+                    &trajectories,
+                    labels.as_deref(),
+                    None,
+                    scorer.as_deref(),
+                    &rename,
+                )?;
                 let p = operation_profile(&corpus.trajectories, &ProfileOptions::default());
+                eprintln!(
+                    "note: trajectories: {} of {} used, on the {} task(s) every one of their {} model(s) attempted",
+                    p.n_used,
+                    p.n_total,
+                    p.tasks.len(),
+                    p.models.len()
+                );
                 Some(("trajectories".to_string(), p.to_csv()))
             };
             let (table, files) = read_files(&profiles, extra, &overrides)?;
@@ -329,9 +352,16 @@ fn run(command: Command) -> Result<String, String> {
             macro_definition,
             model,
             rename,
+            scorer,
             json,
         } => {
-            let corpus = read_corpus(&trajectories, labels.as_deref(), model.as_deref(), &rename)?;
+            let corpus = read_corpus(
+                &trajectories,
+                labels.as_deref(),
+                model.as_deref(),
+                scorer.as_deref(),
+                &rename,
+            )?;
             let options = ProfileOptions {
                 all_tasks,
                 macro_definition: match macro_definition {
@@ -378,7 +408,7 @@ fn run(command: Command) -> Result<String, String> {
                 None,
                 &RoleOverrides::default(),
             )?;
-            let corpus = read_corpus(&trajectories, None, None, &[])?;
+            let corpus = read_corpus(&trajectories, None, None, None, &[])?;
             let settings = StabilitySettings {
                 alpha,
                 bootstrap,
@@ -528,18 +558,37 @@ fn run(command: Command) -> Result<String, String> {
 }
 
 /// Read trajectory files (malformed lines reported on stderr and skipped) and
-/// apply a label CSV.
+/// apply a label CSV. Inspect logs say on stderr how scores became rewards.
 fn read_corpus(
     paths: &[PathBuf],
     labels: Option<&std::path::Path>,
     model: Option<&str>,
+    scorer: Option<&str>,
     renames: &[String],
 ) -> Result<Corpus, String> {
     let mut corpus = Corpus::default();
+    let options = ReadOptions {
+        model: model.map(str::to_string),
+        score: match scorer {
+            Some(s) => gapscope_core::inspect::ScoreChoice::parse(s)
+                .map_err(|e| format!("--scorer: {e}"))?,
+            None => Default::default(),
+        },
+    };
     for path in paths {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let c = read_any(&path.display().to_string(), &text, model)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let name = path.display().to_string();
+        let c = read_any_bytes(&name, &bytes, &options).map_err(|e| {
+            // Inspect errors name the member or the file already.
+            if e.starts_with(&name) {
+                e
+            } else {
+                format!("{name}: {e}")
+            }
+        })?;
+        for m in &c.reward_mappings {
+            eprintln!("{}", m.sentence());
+        }
         for e in c.skipped.iter().take(20) {
             eprintln!("{}: {e} (skipped)", path.display());
         }
@@ -560,6 +609,7 @@ fn read_corpus(
         }
         corpus.trajectories.extend(c.trajectories);
         corpus.skipped.extend(c.skipped);
+        corpus.reward_mappings.extend(c.reward_mappings);
     }
     let pairs = renames
         .iter()
