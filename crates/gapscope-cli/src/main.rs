@@ -1,6 +1,8 @@
 //! `gapscope`: the command line over gapscope-core. Context (file names) is
 //! added to core errors here, at the edge; every number comes from the core.
 
+mod trajectories;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -185,6 +187,20 @@ enum Command {
         /// capture group, else the whole match), e.g. '^\[(\w+)\]'.
         #[arg(long)]
         group_regex: Option<String>,
+        /// Where groups come from: `field` (scenario_group, or --group-regex)
+        /// or `gold-actions` (τ²-bench gold-action signatures).
+        #[arg(long, value_enum, default_value = "field")]
+        groups: trajectories::GroupsArg,
+        /// With --groups gold-actions: a τ²-bench tasks.json (for files
+        /// without embedded tasks, and for canonical JSONL trajectories).
+        #[arg(long)]
+        tasks: Option<PathBuf>,
+        /// With --groups gold-actions: tools to count as state-changing.
+        #[arg(long, value_delimiter = ',')]
+        write_tools: Vec<String>,
+        /// With --groups gold-actions: tools to count as read-only.
+        #[arg(long, value_delimiter = ',')]
+        read_tools: Vec<String>,
         #[arg(long)]
         json: bool,
     },
@@ -400,6 +416,10 @@ fn run(command: Command) -> Result<String, String> {
             splits,
             half_a,
             group_regex,
+            groups,
+            tasks,
+            write_tools,
+            read_tools,
             json,
         } => {
             let alpha = Alpha::new(alpha).map_err(|e| format!("--alpha: {e}"))?;
@@ -408,7 +428,19 @@ fn run(command: Command) -> Result<String, String> {
                 None,
                 &RoleOverrides::default(),
             )?;
-            let corpus = read_corpus(&trajectories, None, None, None, &[])?;
+            let mut corpus = read_corpus(&trajectories, None, None, None, &[])?;
+            if groups == trajectories::GroupsArg::GoldActions {
+                if group_regex.is_some() {
+                    return Err("--group-regex and --groups gold-actions: give one".into());
+                }
+                trajectories::gold_action_corpus(
+                    &trajectories,
+                    tasks.as_deref(),
+                    write_tools,
+                    read_tools,
+                    &mut corpus,
+                )?;
+            }
             let settings = StabilitySettings {
                 alpha,
                 bootstrap,

@@ -181,3 +181,80 @@ fn report_joins_an_inspect_log() {
         "{err}"
     );
 }
+
+/// `stability --groups gold-actions`: labelled canonical trajectories on the
+/// 50 airline v1 tasks with `--tasks tasks_v1.json` are grouped by signature
+/// (12 groups; see crates/gapscope-core/tests/gold_groups.rs), the
+/// classification is printed, and `--read-tools` edits it (10 groups).
+#[test]
+fn stability_groups_from_gold_actions() {
+    let tasks: Value = serde_json::from_str(
+        &std::fs::read_to_string(shared("tau2/airline/tasks_v1.json")).unwrap(),
+    )
+    .unwrap();
+    let ids: Vec<String> = tasks
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(ids.len(), 50);
+    let dir = temp_dir("gold");
+    let mut jsonl = String::new();
+    let mut csv = String::from("model,family,TU,RE\n");
+    for i in 0..8usize {
+        csv.push_str(&format!(
+            "m{i},fam{},{},{}\n",
+            i / 2,
+            50 + i * 3,
+            70 - (i * 5) % 11
+        ));
+        for (k, id) in ids.iter().enumerate() {
+            let l = |o: usize| ((i * 7 + k * 3 + o) % 3) as f64 / 2.0;
+            jsonl.push_str(&format!(
+                "{{\"id\": \"m{i}-{id}\", \"model\": \"m{i}\", \"task_id\": \"{id}\", \"reward\": 1, \"labels\": {{\"GI\": [{}], \"PL\": [{}]}}}}\n",
+                l(0),
+                l(1)
+            ));
+        }
+    }
+    let t = dir.join("t.jsonl");
+    let f = dir.join("f.csv");
+    std::fs::write(&t, jsonl).unwrap();
+    std::fs::write(&f, csv).unwrap();
+    let tasks_path = shared("tau2/airline/tasks_v1.json");
+    let base = [
+        "stability",
+        "--profiles",
+        f.to_str().unwrap(),
+        "--trajectories",
+        t.to_str().unwrap(),
+        "--bootstrap",
+        "0",
+        "--splits",
+        "0",
+        "--groups",
+        "gold-actions",
+        "--tasks",
+        &tasks_path,
+    ];
+    let (out, err) = ok(&base);
+    assert!(
+        err.contains("note: 12 groups of 50 tasks by gold-action signature: book_reservation (5), book_reservation+cancel_reservation (2)"),
+        "{err}"
+    );
+    assert!(err.contains("note: tool get_user_details: read-only (name rule: starts with get_)"));
+    assert!(out.starts_with("half A: "), "{out}");
+    assert!(out.contains("no state change"), "{out}");
+    let mut edited = base.to_vec();
+    edited.extend(["--read-tools", "transfer_to_human_agents,send_certificate"]);
+    let (_, err) = ok(&edited);
+    assert!(err.contains("note: 10 groups of 50 tasks"), "{err}");
+    assert!(err.contains("tool send_certificate: read-only (given as read-only)"));
+    // A task the tasks file lacks is a located error.
+    let mut no_tasks = base.to_vec();
+    no_tasks.truncate(base.len() - 2);
+    let out = gapscope(&no_tasks);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--groups gold-actions: no gold actions"));
+}
