@@ -1,6 +1,8 @@
 //! `gapscope`: the command line over gapscope-core. Context (file names) is
 //! added to core errors here, at the edge; every number comes from the core.
 
+mod trajectories;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -14,8 +16,8 @@ use gapscope_core::stability::{stability, StabilitySettings};
 use gapscope_core::synth::{self, SynthParams};
 use gapscope_core::tau2;
 use gapscope_core::trajectory::{
-    apply_label_csv, operation_profile, parse_rename, read_any, rename_models, Corpus,
-    MacroFromLabels, ProfileOptions,
+    apply_label_csv, operation_profile, parse_rename, read_any_bytes, rename_models, Corpus,
+    MacroFromLabels, ProfileOptions, ReadOptions,
 };
 use gapscope_core::{analyze, Alpha, ProfileTable, Report, RoleOverrides, Settings};
 
@@ -87,6 +89,10 @@ enum Command {
         /// all labels of each trajectory; needs --trajectories with labels).
         #[arg(long = "macro", value_enum, default_value = "mean")]
         macro_definition: MacroArg,
+        /// With Inspect AI logs among --trajectories: the score that becomes
+        /// the reward, SCORER or SCORER:KEY (default: the header's first scorer).
+        #[arg(long)]
+        scorer: Option<String>,
         /// Ridge penalty (> 0).
         #[arg(long, default_value_t = 10.0)]
         alpha: f64,
@@ -133,7 +139,8 @@ enum Command {
     /// Operation profiles from labelled trajectories (canonical JSONL), as CSV
     /// (model, family, operations, their eligible counts n_OP, reward) or JSON.
     Profiles {
-        /// Trajectory files: canonical JSONL, or τ²-bench results files.
+        /// Trajectory files: canonical JSONL, τ²-bench results files, or
+        /// Inspect AI logs (`.eval` or `.json`).
         #[arg(long, required = true, value_delimiter = ',')]
         trajectories: Vec<PathBuf>,
         /// A label CSV: trajectory_id,operation,requirement,label[,turn].
@@ -152,6 +159,10 @@ enum Command {
         /// Rename (or, with one new name for several, merge) models: OLD=NEW; repeatable.
         #[arg(long)]
         rename: Vec<String>,
+        /// Inspect AI logs: the score that becomes the reward, SCORER or
+        /// SCORER:KEY (default: the header's first scorer; a dict's first key).
+        #[arg(long)]
+        scorer: Option<String>,
         /// Print JSON (scores, eligible counts, tasks used) instead of CSV.
         #[arg(long)]
         json: bool,
@@ -183,6 +194,20 @@ enum Command {
         /// capture group, else the whole match), e.g. '^\[(\w+)\]'.
         #[arg(long)]
         group_regex: Option<String>,
+        /// Where groups come from: `field` (scenario_group, or --group-regex)
+        /// or `gold-actions` (τ²-bench gold-action signatures).
+        #[arg(long, value_enum, default_value = "field")]
+        groups: trajectories::GroupsArg,
+        /// With --groups gold-actions: a τ²-bench tasks.json (for files
+        /// without embedded tasks, and for canonical JSONL trajectories).
+        #[arg(long)]
+        tasks: Option<PathBuf>,
+        /// With --groups gold-actions: tools to count as state-changing.
+        #[arg(long, value_delimiter = ',')]
+        write_tools: Vec<String>,
+        /// With --groups gold-actions: tools to count as read-only.
+        #[arg(long, value_delimiter = ',')]
+        read_tools: Vec<String>,
         #[arg(long)]
         json: bool,
     },
@@ -233,6 +258,7 @@ fn run(command: Command) -> Result<String, String> {
             rename,
             all_tasks,
             macro_definition,
+            scorer,
             alpha,
             bootstrap,
             seed,
@@ -293,6 +319,11 @@ fn run(command: Command) -> Result<String, String> {
                     .map(|r| parse_rename(r).map_err(|e| format!("--rename: {e}")))
                     .collect::<Result<_, _>>()?,
                 all_tasks,
+                score: match scorer.as_deref() {
+                    Some(s) => gapscope_core::inspect::ScoreChoice::parse(s)
+                        .map_err(|e| format!("--scorer: {e}"))?,
+                    None => Default::default(),
+                },
             };
             // Profiles, trajectories and labels go through the one reader the
             // page uses (join::read_profiles_with).
@@ -349,9 +380,16 @@ fn run(command: Command) -> Result<String, String> {
             macro_definition,
             model,
             rename,
+            scorer,
             json,
         } => {
-            let corpus = read_corpus(&trajectories, labels.as_deref(), model.as_deref(), &rename)?;
+            let corpus = read_corpus(
+                &trajectories,
+                labels.as_deref(),
+                model.as_deref(),
+                scorer.as_deref(),
+                &rename,
+            )?;
             let options = ProfileOptions {
                 all_tasks,
                 macro_definition: match macro_definition {
@@ -390,6 +428,10 @@ fn run(command: Command) -> Result<String, String> {
             splits,
             half_a,
             group_regex,
+            groups,
+            tasks,
+            write_tools,
+            read_tools,
             json,
         } => {
             let alpha = Alpha::new(alpha).map_err(|e| format!("--alpha: {e}"))?;
@@ -398,7 +440,19 @@ fn run(command: Command) -> Result<String, String> {
                 &RoleOverrides::default(),
                 &TrajectoryOptions::default(),
             )?;
-            let corpus = read_corpus(&trajectories, None, None, &[])?;
+            let mut corpus = read_corpus(&trajectories, None, None, None, &[])?;
+            if groups == trajectories::GroupsArg::GoldActions {
+                if group_regex.is_some() {
+                    return Err("--group-regex and --groups gold-actions: give one".into());
+                }
+                trajectories::gold_action_corpus(
+                    &trajectories,
+                    tasks.as_deref(),
+                    write_tools,
+                    read_tools,
+                    &mut corpus,
+                )?;
+            }
             let settings = StabilitySettings {
                 alpha,
                 bootstrap,
@@ -548,18 +602,37 @@ fn run(command: Command) -> Result<String, String> {
 }
 
 /// Read trajectory files (malformed lines reported on stderr and skipped) and
-/// apply a label CSV.
+/// apply a label CSV. Inspect logs say on stderr how scores became rewards.
 fn read_corpus(
     paths: &[PathBuf],
     labels: Option<&std::path::Path>,
     model: Option<&str>,
+    scorer: Option<&str>,
     renames: &[String],
 ) -> Result<Corpus, String> {
     let mut corpus = Corpus::default();
+    let options = ReadOptions {
+        model: model.map(str::to_string),
+        score: match scorer {
+            Some(s) => gapscope_core::inspect::ScoreChoice::parse(s)
+                .map_err(|e| format!("--scorer: {e}"))?,
+            None => Default::default(),
+        },
+    };
     for path in paths {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let c = read_any(&path.display().to_string(), &text, model)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let name = path.display().to_string();
+        let c = read_any_bytes(&name, &bytes, &options).map_err(|e| {
+            // Inspect errors name the member or the file already.
+            if e.starts_with(&name) {
+                e
+            } else {
+                format!("{name}: {e}")
+            }
+        })?;
+        for m in &c.reward_mappings {
+            eprintln!("{}", m.sentence());
+        }
         for e in c.skipped.iter().take(20) {
             eprintln!("{}: {e} (skipped)", path.display());
         }
@@ -580,6 +653,7 @@ fn read_corpus(
         }
         corpus.trajectories.extend(c.trajectories);
         corpus.skipped.extend(c.skipped);
+        corpus.reward_mappings.extend(c.reward_mappings);
     }
     let pairs = renames
         .iter()
@@ -604,26 +678,25 @@ fn read_files(
     overrides: &RoleOverrides,
     options: &TrajectoryOptions,
 ) -> Result<(ProfileTable, Vec<(String, Vec<u8>)>), String> {
-    let mut texts = Vec::new();
-    let mut raw = Vec::new();
+    let mut files = Vec::new();
     for path in paths {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let text = String::from_utf8(bytes.clone()).map_err(|e| {
-            format!(
-                "{}: not UTF-8 text (invalid byte at offset {})",
-                path.display(),
-                e.utf8_error().valid_up_to()
-            )
-        })?;
-        let name = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        texts.push((path.display().to_string(), text));
-        raw.push((name, bytes));
+        files.push((path.display().to_string(), bytes));
     }
     let (table, join) =
-        read_profiles_with(&texts, overrides, options).map_err(|e| e.to_string())?;
+        read_profiles_with(&files, overrides, options).map_err(|e| e.to_string())?;
+    // The manifest names files by their base name.
+    let raw = files
+        .into_iter()
+        .zip(paths)
+        .map(|((_, bytes), path)| {
+            let name = path.file_name().map_or_else(
+                || path.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            (name, bytes)
+        })
+        .collect();
     for s in join.sentences() {
         eprintln!("note: {s}");
     }

@@ -89,6 +89,8 @@ pub enum ReadError {
     Roles(crate::profile::ProfileError),
     #[error("{file}: {message}")]
     Trajectories { file: String, message: String },
+    #[error("{file}: not UTF-8 text (invalid byte at offset {offset}); save the file as UTF-8")]
+    Encoding { file: String, offset: usize },
 }
 
 /// Read one or more profile files (name, text) into one table: each file is
@@ -112,6 +114,9 @@ pub struct TrajectoryOptions {
     /// Common-task subset (default) or every task.
     #[serde(default)]
     pub all_tasks: bool,
+    /// Inspect AI logs: the score that becomes the reward.
+    #[serde(default)]
+    pub score: crate::inspect::ScoreChoice,
 }
 
 /// Whether `text` is a label CSV (`trajectory_id,operation,requirement,label`).
@@ -136,8 +141,8 @@ pub fn is_label_csv(text: &str) -> bool {
 /// corpus becomes one operation profile (with reward), so that the
 /// common-task subset spans every model of every file. That profile is then
 /// joined with the profile files like any other.
-pub fn read_profiles_with(
-    files: &[(String, String)],
+pub fn read_profiles_with<B: AsRef<[u8]>>(
+    files: &[(String, B)],
     overrides: &crate::RoleOverrides,
     options: &TrajectoryOptions,
 ) -> Result<(ProfileTable, JoinReport), ReadError> {
@@ -145,14 +150,24 @@ pub fn read_profiles_with(
     let (mut corpus, mut traj_names, mut label_files) =
         (crate::trajectory::Corpus::default(), Vec::new(), Vec::new());
     let mut profile_files: Vec<(String, String)> = Vec::new();
-    for (name, text) in files {
-        if crate::trajectory::detect(text).is_some() {
-            let c = crate::trajectory::read_any(name, text, None).map_err(|message| {
-                ReadError::Trajectories {
+    let read_options = crate::trajectory::ReadOptions {
+        model: None,
+        score: options.score.clone(),
+    };
+    for (name, bytes) in files {
+        let bytes = bytes.as_ref();
+        if crate::trajectory::detect_bytes(bytes).is_some() {
+            let c = crate::trajectory::read_any_bytes(name, bytes, &read_options).map_err(
+                |message| ReadError::Trajectories {
                     file: name.clone(),
-                    message,
-                }
-            })?;
+                    // Inspect errors may name the file already.
+                    message: message
+                        .strip_prefix(&format!("{name}: "))
+                        .map(str::to_string)
+                        .unwrap_or(message),
+                },
+            )?;
+            notes.extend(c.reward_mappings.iter().map(|m| m.sentence()));
             if !c.skipped.is_empty() {
                 let first: Vec<String> = c.skipped.iter().take(3).map(|e| e.to_string()).collect();
                 notes.push(format!(
@@ -165,10 +180,16 @@ pub fn read_profiles_with(
             corpus.trajectories.extend(c.trajectories);
             corpus.skipped.extend(c.skipped);
             traj_names.push(name.clone());
-        } else if is_label_csv(text) {
+            continue;
+        }
+        let text = std::str::from_utf8(bytes).map_err(|e| ReadError::Encoding {
+            file: name.clone(),
+            offset: e.valid_up_to(),
+        })?;
+        if is_label_csv(text) {
             label_files.push((name, text));
         } else {
-            profile_files.push((name.clone(), text.clone()));
+            profile_files.push((name.clone(), text.to_string()));
         }
     }
     let mut pooled: Option<(Vec<String>, Vec<Option<f64>>)> = None;
@@ -472,6 +493,7 @@ mod tests {
         let merged = TrajectoryOptions {
             renames: vec![("B1".into(), "A1".into())],
             all_tasks: true,
+            ..Default::default()
         };
         let (c, rc) = read_profiles_with(&whole, &Default::default(), &merged).unwrap();
         assert!(

@@ -21,15 +21,16 @@
 //! - [`synth`]: the seeded generator of the synthetic example dataset.
 //! - [`bootstrap`], [`assoc`], [`manifest`]: intervals, association
 //!   sensitivity, the reproducibility manifest.
-//! - [`trajectory`], [`tau2`], [`join`], [`stability`]: trajectories and their
-//!   operation profiles, τ²-bench files, joining files on `model`, cross-task
-//!   stability.
+//! - [`trajectory`], [`tau2`], [`inspect`], [`join`], [`stability`]:
+//!   trajectories and their operation profiles, τ²-bench files, Inspect AI
+//!   logs, joining files on `model`, cross-task stability.
 
 pub mod analysis;
 pub mod assoc;
 pub mod bootstrap;
 pub mod crossval;
 pub mod holdout;
+pub mod inspect;
 pub mod join;
 pub mod manifest;
 pub mod profile;
@@ -37,6 +38,7 @@ pub mod ridge;
 pub mod stability;
 pub mod stats;
 pub mod synth;
+pub mod task_groups;
 pub mod tau2;
 pub mod trajectory;
 

@@ -54,6 +54,9 @@ impl Task {
 pub struct ActionCheck {
     pub action: Action,
     pub action_match: bool,
+    /// `read`, `write` or `generic` (τ³ files record it).
+    #[serde(default)]
+    pub tool_type: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -629,6 +632,7 @@ mod tests {
                 action_checks: Some(vec![ActionCheck {
                     action: action("b", json!({}), None),
                     action_match: false,
+                    tool_type: None,
                 }]),
             }),
             messages: vec![],

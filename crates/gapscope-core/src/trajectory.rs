@@ -59,7 +59,8 @@ pub struct Trajectory {
     pub labels: IndexMap<String, Vec<Option<f64>>>,
 }
 
-/// A line that could not be read, and why.
+/// A line that could not be read, and why. Line 0: not a line of a text file
+/// (e.g. a member of an Inspect `.eval` archive; the message names it).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LineError {
     pub line: u64,
@@ -68,7 +69,11 @@ pub struct LineError {
 
 impl std::fmt::Display for LineError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
+        if self.line == 0 {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "line {}: {}", self.line, self.message)
+        }
     }
 }
 
@@ -77,6 +82,9 @@ impl std::fmt::Display for LineError {
 pub struct Corpus {
     pub trajectories: Vec<Trajectory>,
     pub skipped: Vec<LineError>,
+    /// How score values became rewards (Inspect logs; one per log read).
+    #[serde(default)]
+    pub reward_mappings: Vec<crate::inspect::RewardMapping>,
 }
 
 fn check_labels(t: &Trajectory) -> Result<(), String> {
@@ -151,6 +159,10 @@ pub enum TrajectoryFormat {
     /// A τ²-bench results file: an object with `simulations`, or a bare list
     /// of simulations.
     Tau2,
+    /// An Inspect AI `.json` log (an object with `version`/`status` and `eval`).
+    InspectJson,
+    /// An Inspect AI `.eval` log (a zip archive; bytes only, see [`detect_bytes`]).
+    InspectEval,
 }
 
 /// Recognize a trajectory file by its content (a JSON profile file, an object
@@ -163,6 +175,9 @@ pub fn detect(text: &str) -> Option<TrajectoryFormat> {
         if o.contains_key("task_id") {
             return Some(TrajectoryFormat::Jsonl);
         }
+    }
+    if crate::inspect::looks_like_json_log(t) {
+        return Some(TrajectoryFormat::InspectJson);
     }
     // A bare list shows `task_id` in its first simulation; an object has a
     // `simulations` key somewhere after its (possibly large) `tasks`.
@@ -202,11 +217,60 @@ pub fn read_any(name: &str, text: &str, model: Option<&str>) -> Result<Corpus, S
                 .unwrap_or_else(|| stem.to_string());
             Ok(Corpus {
                 trajectories: crate::tau2::to_trajectories(&r, &m, name),
-                skipped: Vec::new(),
+                ..Corpus::default()
             })
         }
-        None => Err("not a trajectory file (canonical JSONL or a τ²-bench results file)".into()),
+        Some(TrajectoryFormat::InspectJson) => crate::inspect::read_json(
+            name,
+            text.as_bytes(),
+            model,
+            &crate::inspect::ScoreChoice::default(),
+        )
+        .map_err(|e| e.to_string()),
+        Some(TrajectoryFormat::InspectEval) | None => Err(NOT_TRAJECTORIES.into()),
     }
+}
+
+const NOT_TRAJECTORIES: &str = "not a trajectory file (canonical JSONL, a τ²-bench results file, or an Inspect AI `.eval` or `.json` log)";
+
+/// Recognize a trajectory file by its bytes: an Inspect `.eval` log is a zip
+/// archive; UTF-8 text goes to [`detect`].
+pub fn detect_bytes(bytes: &[u8]) -> Option<TrajectoryFormat> {
+    if crate::inspect::is_zip(bytes) {
+        return Some(TrajectoryFormat::InspectEval);
+    }
+    std::str::from_utf8(bytes).ok().and_then(detect)
+}
+
+/// Options of [`read_any_bytes`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ReadOptions {
+    /// Name every trajectory's model so (file metadata can be wrong).
+    pub model: Option<String>,
+    /// Inspect logs: the score that becomes the reward.
+    pub score: crate::inspect::ScoreChoice,
+}
+
+/// Read a trajectory file of any format from its bytes (Inspect `.eval` logs
+/// are zip archives; everything else must be UTF-8 text and goes the way of
+/// [`read_any`]).
+pub fn read_any_bytes(name: &str, bytes: &[u8], options: &ReadOptions) -> Result<Corpus, String> {
+    let model = options.model.as_deref();
+    if crate::inspect::is_zip(bytes) {
+        return crate::inspect::read_eval(name, bytes, model, &options.score)
+            .map_err(|e| e.to_string());
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        format!(
+            "not UTF-8 text (invalid byte at offset {}), and not a zip archive",
+            e.valid_up_to()
+        )
+    })?;
+    if detect(text) == Some(TrajectoryFormat::InspectJson) {
+        return crate::inspect::read_json(name, bytes, model, &options.score)
+            .map_err(|e| e.to_string());
+    }
+    read_any(name, text, model)
 }
 
 /// Rename models (`old=new` pairs); several old names given the same new name

@@ -1,0 +1,66 @@
+//! CLI helpers for trajectory corpora added in issue 5: scenario groups from
+//! τ²-bench gold-action signatures (`gapscope stability --groups
+//! gold-actions`) and synthetic corpora (`gapscope synth-trajectories`).
+
+use std::path::{Path, PathBuf};
+
+use clap::ValueEnum;
+use gapscope_core::task_groups::{assign_groups, gold_action_groups, ToolOverrides};
+use gapscope_core::tau2;
+use gapscope_core::trajectory::{detect, Corpus, TrajectoryFormat};
+
+/// Where the scenario groups of `gapscope stability` come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GroupsArg {
+    /// Each trajectory's `scenario_group` (or --group-regex over task ids).
+    Field,
+    /// Each task's τ²-bench gold-action signature: the set of state-changing
+    /// tools among its gold actions.
+    GoldActions,
+}
+
+/// Replace every trajectory's group by its task's gold-action signature.
+/// Gold actions come from the τ²-bench results files among `paths` (embedded
+/// tasks, else `tasks`, else their recorded action checks) or, for other
+/// trajectory files, from `tasks` alone. The tool classification and the
+/// groups are printed on standard error (the user checks and edits them with
+/// `--write-tools` / `--read-tools`).
+pub fn gold_action_corpus(
+    paths: &[PathBuf],
+    tasks: Option<&Path>,
+    write: Vec<String>,
+    read: Vec<String>,
+    corpus: &mut Corpus,
+) -> Result<(), String> {
+    let tasks = match tasks {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            let t = tau2::read_tasks(&text).map_err(|e| format!("{}: {e}", p.display()))?;
+            Some((p.display().to_string(), t))
+        }
+        None => None,
+    };
+    let mut files = Vec::new();
+    for p in paths {
+        let Ok(text) = std::fs::read_to_string(p) else {
+            continue; // binary (an Inspect .eval): no gold actions
+        };
+        if detect(&text) == Some(TrajectoryFormat::Tau2) {
+            let r = tau2::read_results(&text).map_err(|e| format!("{}: {e}", p.display()))?;
+            files.push((p.display().to_string(), r));
+        }
+    }
+    let refs: Vec<(String, &tau2::Results)> = files.iter().map(|(n, r)| (n.clone(), r)).collect();
+    let groups = gold_action_groups(
+        &refs,
+        tasks.as_ref().map(|(n, t)| (n.as_str(), t.as_slice())),
+        &ToolOverrides { write, read },
+    )
+    .map_err(|e| format!("--groups gold-actions: {e}"))?;
+    for line in groups.describe() {
+        eprintln!("note: {line}");
+    }
+    corpus.trajectories = assign_groups(&corpus.trajectories, &groups)
+        .map_err(|e| format!("--groups gold-actions: {e}"))?;
+    Ok(())
+}
