@@ -43,6 +43,9 @@ struct Knobs {
 /// Where the last loaded file is kept in this browser (never uploaded).
 const KEPT_FILE: &str = "gapscope.file";
 const THEME: &str = "gapscope.theme";
+/// Files larger than this (bytes, all together) are not kept in the browser's
+/// storage (localStorage holds about 5 MB of UTF-16 text).
+const KEEP_LIMIT: f64 = 2e6;
 
 /// The name a source is shown by.
 fn source_label(source: &Source) -> String {
@@ -54,6 +57,7 @@ fn source_label(source: &Source) -> String {
             .map(|(n, _)| n.as_str())
             .collect::<Vec<_>>()
             .join(" + "),
+        Source::Attached { names } => names.join(" + "),
     }
 }
 
@@ -61,6 +65,8 @@ fn source_label(source: &Source) -> String {
 #[derive(Clone, Copy)]
 struct Workbench {
     pool: StoredValue<Pool, LocalStorage>,
+    /// The files of a `Source::Attached`, posted to the worker with each job.
+    attached: StoredValue<Vec<web_sys::File>, LocalStorage>,
     pool_stats: RwSignal<PoolStats>,
     /// The realization analysis running now, if any.
     job: StoredValue<Option<JobId>>,
@@ -124,6 +130,7 @@ impl Workbench {
         }
         Workbench {
             pool: StoredValue::new_local(Pool::new()),
+            attached: StoredValue::new_local(Vec::new()),
             pool_stats: RwSignal::new(PoolStats::default()),
             job: StoredValue::new(None),
             progress: RwSignal::new(None),
@@ -182,6 +189,10 @@ impl Workbench {
             macro_definition: k.macro_definition,
             trajectories: self.trajectories.get_untracked(),
         };
+        let files = match &source {
+            Source::Attached { .. } => self.attached.get_value(),
+            _ => Vec::new(),
+        };
         // A newer request supersedes the running one: stop it for real.
         if let Some(old) = self.job.get_value() {
             self.pool.with_value(|p| p.cancel(old));
@@ -191,6 +202,7 @@ impl Workbench {
         let id = self.pool.with_value(|p| {
             p.submit(
                 &Job::Analyze(request),
+                files,
                 move |progress| self.progress.set(Some(progress)),
                 move |answer| self.finish(source, answer),
             )
@@ -201,6 +213,61 @@ impl Workbench {
 
     fn refresh_pool(self) {
         self.pool_stats.set(self.pool.with_value(|p| p.stats()));
+    }
+
+    /// Keep the analysed files in this browser's storage for the next visit.
+    /// Dropped files travel to the worker as `File`s; they are read here as
+    /// text only to be kept, and only when small enough for the storage.
+    fn keep(self, source: &Source) {
+        let name = source_label(source);
+        let store = move |kept: Source| {
+            let text = serde_json::to_string(&kept).unwrap_or_default();
+            // Already kept (e.g. just restored): leave it and its note alone.
+            if web::load(KEPT_FILE).as_deref() != Some(text.as_str()) {
+                match web::store(KEPT_FILE, &text) {
+                    Ok(()) => self.kept.set(Some(format!("{name} is kept in this browser's storage (never uploaded) and reopens after a reload."))),
+                    Err(e) => self.kept.set(Some(format!("{name} could not be kept for the next visit: {e}."))),
+                }
+            }
+        };
+        match source {
+            Source::Example => {}
+            Source::Attached { .. } => {
+                let files = self.attached.get_value();
+                let size: f64 = files.iter().map(|f| f.size()).sum();
+                if size > KEEP_LIMIT {
+                    self.kept.set(Some(format!(
+                        "{} ({:.1} MB) is too large for this browser's storage: drop it again after a reload.",
+                        source_label(source),
+                        size / 1e6
+                    )));
+                    return;
+                }
+                let label = source_label(source);
+                spawn_local(async move {
+                    let mut texts = Vec::new();
+                    for file in &files {
+                        match read_text(file).await {
+                            Ok(t) => texts.push((file.name(), t)),
+                            Err(e) => {
+                                self.kept.set(Some(format!(
+                                    "{label} is not kept for the next visit ({}: {e}).",
+                                    file.name()
+                                )));
+                                return;
+                            }
+                        }
+                    }
+                    store(if texts.len() == 1 {
+                        let (name, text) = texts.remove(0);
+                        Source::File { name, text }
+                    } else {
+                        Source::Files { files: texts }
+                    });
+                });
+            }
+            other => store(other.clone()),
+        }
     }
 
     /// Show a finished analysis (or its error; the previous one stays).
@@ -216,17 +283,7 @@ impl Workbench {
         {
             match result {
                 Ok(a) => {
-                    if source != Source::Example {
-                        let name = source_label(&source);
-                        let kept = serde_json::to_string(&source).unwrap_or_default();
-                        // Already kept (e.g. just restored): leave it and its note alone.
-                        if web::load(KEPT_FILE).as_deref() != Some(kept.as_str()) {
-                            match web::store(KEPT_FILE, &kept) {
-                                Ok(()) => self.kept.set(Some(format!("{name} is kept in this browser's storage (never uploaded) and reopens after a reload."))),
-                                Err(e) => self.kept.set(Some(format!("{name} could not be kept for the next visit: {e}."))),
-                            }
-                        }
-                    }
+                    self.keep(&source);
                     if a.imported {
                         // The report's own settings were used: show them.
                         let s = &a.report.settings;
@@ -281,25 +338,10 @@ impl Workbench {
         if files.is_empty() {
             return;
         }
-        spawn_local(async move {
-            let mut read = Vec::new();
-            for file in &files {
-                let name = file.name();
-                match read_text(file).await {
-                    Ok(text) => read.push((name, text)),
-                    Err(e) => {
-                        self.error.set(Some(format!("{name}: {e}")));
-                        return;
-                    }
-                }
-            }
-            if read.len() == 1 {
-                let (name, text) = read.remove(0);
-                self.open(Source::File { name, text });
-            } else {
-                self.open(Source::Files { files: read });
-            }
-        });
+        // The worker reads the files itself (in chunks, with progress).
+        let names = files.iter().map(|f| f.name()).collect();
+        self.attached.set_value(files);
+        self.open(Source::Attached { names });
     }
 
     fn file_stem(self) -> String {

@@ -21,7 +21,7 @@ use gapscope_worker::{
 };
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{ErrorEvent, Event, MessageEvent, Worker, WorkerOptions, WorkerType};
+use web_sys::{ErrorEvent, Event, File, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 /// The loader script Trunk writes for the `worker` bin (`data-loader-shim`).
 const WORKER_URL: &str = "./worker_loader.js";
@@ -58,6 +58,28 @@ struct Slot {
     _on_error: Closure<dyn FnMut(Event)>,
 }
 
+/// A job waiting for a worker: its envelope text and the files that travel
+/// with it (posted as `File` objects; the worker reads them itself).
+struct Queued {
+    id: JobId,
+    text: String,
+    files: Vec<File>,
+}
+
+impl Queued {
+    fn message(&self) -> JsValue {
+        if self.files.is_empty() {
+            return JsValue::from_str(&self.text);
+        }
+        let parts = js_sys::Array::new();
+        parts.push(&JsValue::from_str(&self.text));
+        for f in &self.files {
+            parts.push(f);
+        }
+        parts.into()
+    }
+}
+
 struct Handlers {
     on_progress: OnProgress,
     on_done: OnDone,
@@ -66,7 +88,7 @@ struct Handlers {
 struct Inner {
     size: usize,
     slots: Vec<Slot>,
-    queue: VecDeque<(JobId, String)>,
+    queue: VecDeque<Queued>,
     handlers: HashMap<JobId, Handlers>,
     next_job: JobId,
     next_serial: u64,
@@ -122,6 +144,7 @@ impl Pool {
     pub fn submit(
         &self,
         job: &Job,
+        files: Vec<File>,
         on_progress: impl FnMut(Progress) + 'static,
         on_done: impl FnOnce(Answer) + 'static,
     ) -> JobId {
@@ -140,7 +163,7 @@ impl Pool {
                 id,
                 job: job.clone(),
             });
-            inner.queue.push_back((id, text));
+            inner.queue.push_back(Queued { id, text, files });
             id
         };
         self.dispatch();
@@ -153,7 +176,7 @@ impl Pool {
         let replace = {
             let mut inner = self.inner.borrow_mut();
             inner.handlers.remove(&id);
-            inner.queue.retain(|(q, _)| *q != id);
+            inner.queue.retain(|q| q.id != id);
             match inner.slots.iter().position(|s| s.running == Some(id)) {
                 Some(i) => {
                     let slot = inner.slots.remove(i);
@@ -231,17 +254,13 @@ impl Pool {
                 .iter()
                 .position(|s| s.ready && s.running.is_none())
             {
-                let Some((id, text)) = inner.queue.pop_front() else {
+                let Some(job) = inner.queue.pop_front() else {
                     break;
                 };
-                if inner.slots[i]
-                    .worker
-                    .post_message(&JsValue::from_str(&text))
-                    .is_ok()
-                {
-                    inner.slots[i].running = Some(id);
+                if inner.slots[i].worker.post_message(&job.message()).is_ok() {
+                    inner.slots[i].running = Some(job.id);
                 } else {
-                    inner.queue.push_front((id, text));
+                    inner.queue.push_front(job);
                     break;
                 }
             }
@@ -334,7 +353,7 @@ impl Pool {
     fn fail_queue(&self, message: &str) {
         let failed: Vec<Handlers> = {
             let mut inner = self.inner.borrow_mut();
-            let ids: Vec<JobId> = inner.queue.drain(..).map(|(id, _)| id).collect();
+            let ids: Vec<JobId> = inner.queue.drain(..).map(|q| q.id).collect();
             ids.iter()
                 .filter_map(|id| inner.handlers.remove(id))
                 .collect()

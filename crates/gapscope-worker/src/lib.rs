@@ -33,6 +33,10 @@ pub enum Source {
     File { name: String, text: String },
     /// Several profile files to join on `model` (name, text each).
     Files { files: Vec<(String, String)> },
+    /// Files whose bytes travel beside the job (the browser posts the `File`
+    /// objects and the worker reads them, in chunks, itself): any format,
+    /// binary ones (Inspect `.eval`) included.
+    Attached { names: Vec<String> },
 }
 
 /// A request from the page.
@@ -104,26 +108,67 @@ pub fn handle(request: &Request) -> Response {
 /// [`handle`], telling `progress` before reading the files and before each
 /// stage of the analysis.
 pub fn handle_with_progress(request: &Request, progress: &mut dyn FnMut(Progress)) -> Response {
+    handle_attached(request, &[], progress)
+}
+
+/// A source's files as (name, bytes), and whether it is the example.
+pub type SourceFiles<'a> = (Vec<(String, &'a [u8])>, bool);
+
+/// The files of a source, as (name, bytes) borrowed from the request or from
+/// the bytes attached to it; and whether it is the synthetic example.
+pub fn source_files<'a>(
+    source: &'a Source,
+    attached: &'a [(String, Vec<u8>)],
+) -> Result<SourceFiles<'a>, String> {
+    Ok(match source {
+        Source::Example => (
+            vec![(EXAMPLE_LABEL.to_string(), EXAMPLE_CSV.as_bytes())],
+            true,
+        ),
+        Source::File { name, text } => (vec![(name.clone(), text.as_bytes())], false),
+        Source::Files { files } => (
+            files
+                .iter()
+                .map(|(n, t)| (n.clone(), t.as_bytes()))
+                .collect(),
+            false,
+        ),
+        Source::Attached { names } => {
+            if names.len() != attached.len() {
+                return Err(format!(
+                    "internal error: {} file(s) named but {} attached",
+                    names.len(),
+                    attached.len()
+                ));
+            }
+            (
+                names
+                    .iter()
+                    .zip(attached)
+                    .map(|(n, (_, b))| (n.clone(), b.as_slice()))
+                    .collect(),
+                false,
+            )
+        }
+    })
+}
+
+/// [`handle_with_progress`] for a request whose files' bytes are attached.
+pub fn handle_attached(
+    request: &Request,
+    attached: &[(String, Vec<u8>)],
+    progress: &mut dyn FnMut(Progress),
+) -> Response {
     let of = 1 + STAGES.len() as u32;
-    let single;
-    let (files, synthetic): (&[(String, String)], bool) = match &request.source {
-        Source::Example => {
-            single = [(EXAMPLE_LABEL.to_string(), EXAMPLE_CSV.to_string())];
-            (&single, true)
-        }
-        Source::File { name, text } => {
-            single = [(name.clone(), text.clone())];
-            (&single, false)
-        }
-        Source::Files { files } => (files, false),
-    };
+    let (files, synthetic) = source_files(&request.source, attached)?;
+    let files = files.as_slice();
     let name = files
         .iter()
         .map(|(n, _)| n.as_str())
         .collect::<Vec<_>>()
         .join(" + ");
     let imported = match files {
-        [(_, text)] => as_report(text),
+        [(_, bytes)] => std::str::from_utf8(bytes).ok().and_then(as_report),
         _ => None,
     };
     let (table, settings, pair, join) = match &imported {
@@ -200,10 +245,7 @@ pub fn handle_with_progress(request: &Request, progress: &mut dyn FnMut(Progress
             )
         });
     }
-    let inputs = files
-        .iter()
-        .map(|(n, t)| Input::new(n, t.as_bytes()))
-        .collect();
+    let inputs = files.iter().map(|(n, t)| Input::new(n, t)).collect();
     let manifest = Manifest::new(inputs, report.settings.clone());
     Ok(Analysis {
         source: name,
@@ -287,9 +329,15 @@ pub enum FromWorker {
 }
 
 /// Run one job, telling `progress` along the way.
-pub fn run_job(job: &Job, progress: &mut dyn FnMut(Progress)) -> Answer {
+pub fn run_job(
+    job: &Job,
+    attached: &[(String, Vec<u8>)],
+    progress: &mut dyn FnMut(Progress),
+) -> Answer {
     match job {
-        Job::Analyze(request) => Answer::Analyze(Box::new(handle_with_progress(request, progress))),
+        Job::Analyze(request) => {
+            Answer::Analyze(Box::new(handle_attached(request, attached, progress)))
+        }
     }
 }
 
@@ -326,10 +374,10 @@ pub fn decode_message(text: &str) -> Result<FromWorker, String> {
 
 /// The worker's whole behaviour on one incoming message: decode the
 /// envelope, run the job, `post` each progress message, then the answer.
-pub fn handle_message(text: &str, post: &mut dyn FnMut(String)) {
+pub fn handle_message(text: &str, attached: &[(String, Vec<u8>)], post: &mut dyn FnMut(String)) {
     match serde_json::from_str::<Envelope>(text) {
         Ok(Envelope { id, job }) => {
-            let answer = run_job(&job, &mut |progress| {
+            let answer = run_job(&job, attached, &mut |progress| {
                 post(encode_message(&FromWorker::Progress { id, progress }))
             });
             post(encode_message(&FromWorker::Done { id, answer }));
@@ -350,30 +398,125 @@ pub fn handle_message(text: &str, post: &mut dyn FnMut(String)) {
     }
 }
 
+/// The job id of an envelope's JSON text (0 when unreadable), so that the
+/// worker can report progress on attached files before it decodes the job.
+pub fn envelope_id(text: &str) -> u64 {
+    #[derive(Deserialize)]
+    struct Id {
+        id: u64,
+    }
+    serde_json::from_str::<Id>(text).map_or(0, |i| i.id)
+}
+
+/// Post a progress message for job `id`.
+pub fn progress_message(id: u64, progress: Progress) -> String {
+    encode_message(&FromWorker::Progress { id, progress })
+}
+
+/// Post a failed answer for job `id`.
+pub fn failure_message(id: u64, message: String) -> String {
+    encode_message(&FromWorker::Done {
+        id,
+        answer: Answer::Failed(message),
+    })
+}
+
 #[cfg(target_arch = "wasm32")]
 pub mod web {
     //! The browser side of a worker: `onmessage` → [`crate::handle_message`]
     //! → `postMessage`. Compiled for wasm32 only.
+    //!
+    //! A message is either the envelope's JSON text, or an array whose first
+    //! element is that text and whose other elements are `File`s: those are
+    //! read here, in chunks with `FileReaderSync`, straight into one buffer
+    //! per file (no second copy as a JS string), with progress.
     use wasm_bindgen::closure::Closure;
     use wasm_bindgen::{JsCast, JsValue};
-    use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+    use web_sys::{DedicatedWorkerGlobalScope, File, FileReaderSync, MessageEvent};
+
+    /// Bytes read per chunk.
+    const CHUNK: usize = 16 << 20;
 
     /// Install the message handler and tell the page the worker is ready.
     pub fn start() {
         let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
         let out = scope.clone();
         let handler = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-            let text = event.data().as_string().unwrap_or_default();
-            crate::handle_message(&text, &mut |m| {
+            let post = |m: String| {
                 // A failed post means the page is gone; nothing is left to tell.
                 let _ = out.post_message(&JsValue::from_str(&m));
-            });
+            };
+            let data = event.data();
+            let (text, files) = if js_sys::Array::is_array(&data) {
+                let parts: js_sys::Array = data.unchecked_into();
+                let files: Vec<File> = (1..parts.length())
+                    .filter_map(|i| parts.get(i).dyn_into::<File>().ok())
+                    .collect();
+                (parts.get(0).as_string().unwrap_or_default(), files)
+            } else {
+                (data.as_string().unwrap_or_default(), Vec::new())
+            };
+            let id = crate::envelope_id(&text);
+            match read_files(&files, &mut |p| post(crate::progress_message(id, p))) {
+                Ok(attached) => crate::handle_message(&text, &attached, &mut |m| post(m)),
+                Err(e) => post(crate::failure_message(id, e)),
+            }
         });
         scope.set_onmessage(Some(handler.as_ref().unchecked_ref()));
         // The handler lives as long as the worker.
         handler.forget();
         let ready = crate::encode_message(&crate::FromWorker::Ready);
         let _ = scope.post_message(&JsValue::from_str(&ready));
+    }
+
+    fn read_files(
+        files: &[File],
+        progress: &mut dyn FnMut(crate::Progress),
+    ) -> Result<Vec<(String, Vec<u8>)>, String> {
+        let total: f64 = files.iter().map(|f| f.size()).sum();
+        let mut done = 0usize;
+        let mut out = Vec::with_capacity(files.len());
+        let reader = FileReaderSync::new().map_err(|e| format!("cannot read files here: {e:?}"))?;
+        for file in files {
+            let name = file.name();
+            let size = file.size() as usize;
+            let mut bytes = Vec::new();
+            bytes.try_reserve_exact(size).map_err(|_| {
+                format!(
+                    "{name}: {:.0} MB do not fit in this tab's memory",
+                    size as f64 / 1e6
+                )
+            })?;
+            while bytes.len() < size {
+                let start = bytes.len();
+                let end = (start + CHUNK).min(size);
+                let blob = file
+                    .slice_with_f64_and_f64(start as f64, end as f64)
+                    .map_err(|e| format!("{name}: could not be read ({e:?})"))?;
+                let buffer = reader
+                    .read_as_array_buffer(&blob)
+                    .map_err(|e| format!("{name}: could not be read ({e:?})"))?;
+                let chunk = js_sys::Uint8Array::new(&buffer);
+                let n = chunk.length() as usize;
+                if n == 0 {
+                    return Err(format!("{name}: the file changed while it was read"));
+                }
+                bytes.resize(start + n, 0);
+                chunk.copy_to(&mut bytes[start..]);
+                done += n;
+                progress(crate::Progress {
+                    label: format!(
+                        "reading {name}: {:.1} of {:.1} MB",
+                        done as f64 / 1e6,
+                        total / 1e6
+                    ),
+                    step: 1,
+                    of: 1 + gapscope_core::analysis::STAGES.len() as u32,
+                });
+            }
+            out.push((name, bytes));
+        }
+        Ok(out)
     }
 }
 
@@ -415,7 +558,7 @@ mod tests {
     /// Send one job through the JSON protocol; every message posted back.
     fn exchange(id: u64, job: Job) -> Vec<FromWorker> {
         let mut posted = Vec::new();
-        handle_message(&encode_envelope(&Envelope { id, job }), &mut |m| {
+        handle_message(&encode_envelope(&Envelope { id, job }), &[], &mut |m| {
             posted.push(decode_message(&m).unwrap())
         });
         posted
@@ -497,7 +640,7 @@ mod tests {
         let bad_alpha = Request { alpha: -1.0, ..req };
         assert!(handle(&bad_alpha).unwrap_err().contains("alpha must be"));
         let mut posted = Vec::new();
-        handle_message("{\"id\": 12, \"job\": \"Nonsense\"}", &mut |m| {
+        handle_message("{\"id\": 12, \"job\": \"Nonsense\"}", &[], &mut |m| {
             posted.push(m)
         });
         match decode_message(&posted[0]).unwrap() {
