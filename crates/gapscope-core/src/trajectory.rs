@@ -462,20 +462,24 @@ pub fn operation_profile(
     let tasks: Vec<String> = if options.all_tasks {
         all_tasks
     } else {
+        // Models per task, counted once per (model, task) pair.
+        let pairs: std::collections::HashSet<(&str, &str)> = trajectories
+            .iter()
+            .map(|t| (t.model.as_str(), t.task_id.as_str()))
+            .collect();
+        let mut per_task: std::collections::HashMap<&str, usize> = Default::default();
+        for (_, task) in &pairs {
+            *per_task.entry(task).or_default() += 1;
+        }
         all_tasks
             .into_iter()
-            .filter(|task| {
-                models.iter().all(|m| {
-                    trajectories
-                        .iter()
-                        .any(|t| &t.model == m && &t.task_id == task)
-                })
-            })
+            .filter(|task| per_task.get(task.as_str()) == Some(&models.len()))
             .collect()
     };
+    let task_set: std::collections::HashSet<&str> = tasks.iter().map(String::as_str).collect();
     let used: Vec<&Trajectory> = trajectories
         .iter()
-        .filter(|t| tasks.contains(&t.task_id))
+        .filter(|t| task_set.contains(t.task_id.as_str()))
         .collect();
     let operations = options.operations.clone().unwrap_or_else(|| {
         let mut seen: Vec<String> = Vec::new();
