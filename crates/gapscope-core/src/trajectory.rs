@@ -170,9 +170,15 @@ pub enum TrajectoryFormat {
 pub fn detect(text: &str) -> Option<TrajectoryFormat> {
     let t = text.trim_start_matches('\u{feff}').trim_start();
     let first_line = t.lines().next().unwrap_or_default();
-    if let Ok(serde_json::Value::Object(o)) = serde_json::from_str::<serde_json::Value>(first_line)
-    {
-        if o.contains_key("task_id") {
+    // An object with a top-level `task_id`; its values are skipped, not built
+    // (a single-line results file can be megabytes long).
+    #[derive(Deserialize)]
+    struct Probe {
+        #[serde(default)]
+        task_id: Option<serde::de::IgnoredAny>,
+    }
+    if first_line.starts_with('{') {
+        if let Ok(Probe { task_id: Some(_) }) = serde_json::from_str::<Probe>(first_line) {
             return Some(TrajectoryFormat::Jsonl);
         }
     }
@@ -216,7 +222,7 @@ pub fn read_any(name: &str, text: &str, model: Option<&str>) -> Result<Corpus, S
                 .or_else(|| crate::tau2::model_name(&r))
                 .unwrap_or_else(|| stem.to_string());
             Ok(Corpus {
-                trajectories: crate::tau2::to_trajectories(&r, &m, name),
+                trajectories: crate::tau2::into_trajectories(r, &m, name),
                 ..Corpus::default()
             })
         }
