@@ -233,6 +233,32 @@ enum Command {
         #[arg(long, default_value_t = 7)]
         operations: usize,
     },
+    /// Write a synthetic trajectory corpus with planted gaps (and optional
+    /// planted instability): foundational.csv, trajectories.jsonl, planted.csv.
+    SynthTrajectories {
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Number of families (default: the paper's 15 models in 8 families).
+        #[arg(long, requires = "per_family")]
+        families: Option<usize>,
+        /// Models per family (with --families).
+        #[arg(long, requires = "families")]
+        per_family: Option<usize>,
+        #[arg(long, default_value_t = 60)]
+        tasks: usize,
+        /// Scenario groups (task t in group t mod groups).
+        #[arg(long, default_value_t = 12)]
+        groups: usize,
+        /// Attempts per model and task.
+        #[arg(long, default_value_t = 1)]
+        trials: usize,
+        /// SD (score points) of a per-model, per-group deviation (0: none).
+        #[arg(long, default_value_t = 0.0)]
+        instability: f64,
+        /// Output directory.
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -577,6 +603,25 @@ fn run(command: Command) -> Result<String, String> {
                 Ok(out)
             }
         }
+        Command::SynthTrajectories {
+            seed,
+            families,
+            per_family,
+            tasks,
+            groups,
+            trials,
+            instability,
+            out,
+        } => trajectories::synth_trajectories(
+            seed,
+            families,
+            per_family,
+            tasks,
+            groups,
+            trials,
+            instability,
+            &out,
+        ),
         Command::Synth {
             seed,
             families,

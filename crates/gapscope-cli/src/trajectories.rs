@@ -64,3 +64,61 @@ pub fn gold_action_corpus(
         .map_err(|e| format!("--groups gold-actions: {e}"))?;
     Ok(())
 }
+
+/// `gapscope synth-trajectories`: write a synthetic corpus with planted
+/// effects to `out` (created if needed); returns a one-line summary.
+#[allow(clippy::too_many_arguments)]
+pub fn synth_trajectories(
+    seed: u64,
+    families: Option<usize>,
+    per_family: Option<usize>,
+    tasks: usize,
+    groups: usize,
+    trials: usize,
+    instability: f64,
+    out: &Path,
+) -> Result<String, String> {
+    use gapscope_core::synth_traj::{generate, TrajParams};
+    let base = match (families, per_family) {
+        (Some(f), Some(k)) => TrajParams::sized(f, k),
+        _ => TrajParams::default(),
+    };
+    let params = TrajParams {
+        seed,
+        tasks,
+        groups,
+        trials,
+        instability,
+        ..base
+    };
+    let corpus = generate(&params)?;
+    let mut command = format!("gapscope synth-trajectories --seed {seed}");
+    if let (Some(f), Some(k)) = (families, per_family) {
+        command.push_str(&format!(" --families {f} --per-family {k}"));
+    }
+    command.push_str(&format!(
+        " --tasks {tasks} --groups {groups} --trials {trials} --instability {instability}"
+    ));
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let files = corpus.files(&command).map_err(|e| e.to_string())?;
+    for (name, text) in &files {
+        let p = out.join(name);
+        std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    Ok(format!(
+        "{} trajectories of {} models in {} families ({} tasks in {} groups, {} trial(s), instability {}) written to {}: {}\n",
+        corpus.trajectories.len(),
+        corpus.foundational.n_models(),
+        params.families.len(),
+        tasks,
+        groups,
+        trials,
+        instability,
+        out.display(),
+        files
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
+}

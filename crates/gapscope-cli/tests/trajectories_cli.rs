@@ -258,3 +258,57 @@ fn stability_groups_from_gold_actions() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--groups gold-actions: no gold actions"));
 }
+
+/// `synth-trajectories` with the defaults writes the committed corpus; other
+/// sizes and a planted instability are accepted; bad parameters are refused.
+#[test]
+fn synth_trajectories_writes_the_committed_corpus() {
+    let dir = temp_dir("synth");
+    let (out, _) = ok(&["synth-trajectories", "--out", dir.to_str().unwrap()]);
+    assert!(
+        out.starts_with("900 trajectories of 15 models in 8 families (60 tasks in 12 groups, 1 trial(s), instability 0)"),
+        "{out}"
+    );
+    for name in ["foundational.csv", "trajectories.jsonl", "planted.csv"] {
+        let a = std::fs::read_to_string(dir.join(name)).unwrap();
+        let b = std::fs::read_to_string(root().join("assets/synthetic-trajectories").join(name))
+            .unwrap();
+        assert!(a == b, "{name} differs from the committed corpus");
+    }
+    let dir2 = temp_dir("synth2");
+    let (out, _) = ok(&[
+        "synth-trajectories",
+        "--families",
+        "4",
+        "--per-family",
+        "2",
+        "--tasks",
+        "6",
+        "--groups",
+        "3",
+        "--trials",
+        "2",
+        "--instability",
+        "5",
+        "--out",
+        dir2.to_str().unwrap(),
+    ]);
+    assert!(
+        out.starts_with("96 trajectories of 8 models in 4 families"),
+        "{out}"
+    );
+    let jsonl = std::fs::read_to_string(dir2.join("trajectories.jsonl")).unwrap();
+    assert_eq!(jsonl.lines().count(), 4 * 2 * 6 * 2);
+    let out = gapscope(&[
+        "synth-trajectories",
+        "--tasks",
+        "2",
+        "--groups",
+        "3",
+        "--out",
+        dir2.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("3 groups for 2 tasks: every group needs a task"));
+}

@@ -38,6 +38,7 @@ pub mod ridge;
 pub mod stability;
 pub mod stats;
 pub mod synth;
+pub mod synth_traj;
 pub mod task_groups;
 pub mod tau2;
 pub mod trajectory;

@@ -435,6 +435,49 @@ pub fn model_name(results: &Results) -> Option<String> {
     results.info.as_ref()?.agent_info.as_ref()?.llm.clone()
 }
 
+/// [`to_trajectories`], consuming the results (messages are moved, not copied).
+pub fn into_trajectories(results: Results, model: &str, file: &str) -> Vec<Trajectory> {
+    results
+        .simulations
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| Trajectory {
+            id: s.id.unwrap_or_else(|| format!("{file}#{i}")),
+            model: model.to_string(),
+            family: None,
+            task_id: s.task_id,
+            scenario_group: None,
+            trial: s.trial,
+            reward: s.reward_info.as_ref().and_then(|r| r.reward),
+            termination_reason: s.termination_reason,
+            messages: s
+                .messages
+                .into_iter()
+                .map(|m| {
+                    let tool_call_id = if m.role == "tool" { m.id } else { None };
+                    Message {
+                        content: m.content,
+                        tool_calls: m
+                            .tool_calls
+                            .into_iter()
+                            .flatten()
+                            .map(|c| ToolCall {
+                                id: c.id,
+                                name: c.name,
+                                arguments: Value::Object(c.arguments.unwrap_or_default()),
+                            })
+                            .collect(),
+                        tool_call_id,
+                        error: m.error,
+                        role: m.role,
+                    }
+                })
+                .collect(),
+            labels: Default::default(),
+        })
+        .collect()
+}
+
 /// Canonical trajectories from a results file; `model` overrides the file's
 /// metadata (which can be wrong) and names bare-list files.
 pub fn to_trajectories(results: &Results, model: &str, file: &str) -> Vec<Trajectory> {

@@ -170,9 +170,15 @@ pub enum TrajectoryFormat {
 pub fn detect(text: &str) -> Option<TrajectoryFormat> {
     let t = text.trim_start_matches('\u{feff}').trim_start();
     let first_line = t.lines().next().unwrap_or_default();
-    if let Ok(serde_json::Value::Object(o)) = serde_json::from_str::<serde_json::Value>(first_line)
-    {
-        if o.contains_key("task_id") {
+    // An object with a top-level `task_id`; its values are skipped, not built
+    // (a single-line results file can be megabytes long).
+    #[derive(Deserialize)]
+    struct Probe {
+        #[serde(default)]
+        task_id: Option<serde::de::IgnoredAny>,
+    }
+    if first_line.starts_with('{') {
+        if let Ok(Probe { task_id: Some(_) }) = serde_json::from_str::<Probe>(first_line) {
             return Some(TrajectoryFormat::Jsonl);
         }
     }
@@ -216,7 +222,7 @@ pub fn read_any(name: &str, text: &str, model: Option<&str>) -> Result<Corpus, S
                 .or_else(|| crate::tau2::model_name(&r))
                 .unwrap_or_else(|| stem.to_string());
             Ok(Corpus {
-                trajectories: crate::tau2::to_trajectories(&r, &m, name),
+                trajectories: crate::tau2::into_trajectories(r, &m, name),
                 ..Corpus::default()
             })
         }
@@ -466,20 +472,24 @@ pub fn operation_profile(
     let tasks: Vec<String> = if options.all_tasks {
         all_tasks
     } else {
+        // Models per task, counted once per (model, task) pair.
+        let pairs: std::collections::HashSet<(&str, &str)> = trajectories
+            .iter()
+            .map(|t| (t.model.as_str(), t.task_id.as_str()))
+            .collect();
+        let mut per_task: std::collections::HashMap<&str, usize> = Default::default();
+        for (_, task) in &pairs {
+            *per_task.entry(task).or_default() += 1;
+        }
         all_tasks
             .into_iter()
-            .filter(|task| {
-                models.iter().all(|m| {
-                    trajectories
-                        .iter()
-                        .any(|t| &t.model == m && &t.task_id == task)
-                })
-            })
+            .filter(|task| per_task.get(task.as_str()) == Some(&models.len()))
             .collect()
     };
+    let task_set: std::collections::HashSet<&str> = tasks.iter().map(String::as_str).collect();
     let used: Vec<&Trajectory> = trajectories
         .iter()
-        .filter(|t| tasks.contains(&t.task_id))
+        .filter(|t| task_set.contains(t.task_id.as_str()))
         .collect();
     let operations = options.operations.clone().unwrap_or_else(|| {
         let mut seen: Vec<String> = Vec::new();

@@ -1,0 +1,51 @@
+//! The consuming τ²-bench conversion (used by `read_any`, for speed) gives
+//! exactly the trajectories of the borrowing one, on every shared results
+//! file; format detection does not depend on line structure (the bare-list
+//! file is one 2.7 MB line).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::PathBuf;
+
+use gapscope_core::tau2::{into_trajectories, read_results, to_trajectories};
+use gapscope_core::trajectory::{detect, TrajectoryFormat};
+
+#[test]
+fn into_and_to_trajectories_agree_on_every_shared_file() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/tau2");
+    assert!(
+        dir.is_dir(),
+        "{} is missing: the tests need ../shared",
+        dir.display()
+    );
+    let mut stack = vec![dir];
+    let mut n = 0;
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            if !p.to_string_lossy().contains("/results/") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&p).unwrap();
+            assert_eq!(
+                detect(&text),
+                Some(TrajectoryFormat::Tau2),
+                "{}",
+                p.display()
+            );
+            let r = read_results(&text).unwrap();
+            let name = p.display().to_string();
+            assert_eq!(
+                into_trajectories(r.clone(), "m", &name),
+                to_trajectories(&r, "m", &name),
+                "{name}"
+            );
+            n += 1;
+        }
+    }
+    assert_eq!(n, 13, "the 13 shared results files");
+}

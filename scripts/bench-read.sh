@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Read throughput: gapscope's τ²-bench readers against Python's json.load on
+# every file under ../shared/data/tau2/, in one run, with the ratio.
+#   scripts/bench-read.sh            (GAPSCOPE_BENCH_PYTHON picks the Python; default python3)
+set -euo pipefail
+source "$(dirname "$0")/env.sh"
+cd "$ROOT"
+if [ ! -d "$ROOT/../shared/data/tau2" ]; then
+  echo "bench-read: $ROOT/../shared/data/tau2 is missing (the benchmark reads the shared τ²-bench files)" >&2
+  exit 1
+fi
+GAPSCOPE_BENCH_PYTHON="${GAPSCOPE_BENCH_PYTHON:-python3}" \
+  cargo bench --locked -p gapscope-core --bench read
