@@ -1,6 +1,8 @@
 //! `gapscope`: the command line over gapscope-core. Context (file names) is
 //! added to core errors here, at the edge; every number comes from the core.
 
+mod runtime;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -183,6 +185,12 @@ enum Command {
     Tau2 {
         #[command(subcommand)]
         command: Tau2Command,
+    },
+    /// Runtime contracts (persistent vs stateless CodeAct): analyse episode
+    /// logs, or simulate them with scripted policies.
+    Runtime {
+        #[command(subcommand)]
+        command: runtime::RuntimeCommand,
     },
     /// Write a synthetic profile table as CSV (the defaults give the embedded example).
     Synth {
@@ -503,6 +511,7 @@ fn run(command: Command) -> Result<String, String> {
                 Ok(out)
             }
         }
+        Command::Runtime { command } => runtime::run(command),
         Command::Synth {
             seed,
             families,
