@@ -474,5 +474,6 @@ pub fn text_report(shown: &str, r: &RuntimeReport) -> String {
             num(i.anti_collapse.max_item_share, 2, false)
         );
     }
-    s
+    // Padded columns leave trailing spaces.
+    s.lines().map(str::trim_end).collect::<Vec<_>>().join("\n") + "\n"
 }
