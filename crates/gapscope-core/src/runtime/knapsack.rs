@@ -438,3 +438,59 @@ pub fn verify(
         .count();
     (rep, scores)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::log::read_jsonl;
+
+    /// Capacity 5, budget 1; a (w 2, v 4, A), b (w 3, v 5, A), c (w 1, v 9, B
+    /// disallowed). OPT over allowed = a + b = 9.
+    const INSTANCE: &str = r#"{"capacity":5,"budget":1,"allowed_classes":["A"],"items":[{"id":"a","weight":2,"value":4,"class":"A"},{"id":"b","weight":3,"value":5,"class":"A"},{"id":"c","weight":1,"value":9,"class":"B"}]}"#;
+
+    fn episode(calls: &str, score: f64) -> String {
+        format!(
+            r#"{{"episode_id":"e","task_family":"opaque_knapsack","instance_id":"i","train_runtime":"P","deploy_runtime":"P","cap":9,"seed":0,"rollout":0,"base_model":"m","score":{score},"termination":"finish","instance":{INSTANCE},"turns":[{{"index":0,"logged":true,"calls":[{calls}]}}]}}"#
+        )
+    }
+
+    #[test]
+    fn replay_flags_every_rule_problem() {
+        // Inspects a and b (2 distinct > budget 1); takes a, a again, c
+        // (disallowed), zz (unknown); a rejected take of b does not count.
+        let calls =
+            r#"{"tool":"inspect","args":"a","ok":true},{"tool":"inspect","args":"b","ok":true},
+            {"tool":"take_item","args":"a","ok":true},{"tool":"take_item","args":"a","ok":true},
+            {"tool":"take_item","args":"c","ok":true},{"tool":"take_item","args":"zz","ok":true},
+            {"tool":"take_item","args":"b","ok":false}"#
+                .replace('\n', "");
+        let log = read_jsonl(&episode(&calls, 13.0 / 9.0));
+        assert!(log.skipped.is_empty(), "{:?}", log.skipped);
+        let (rep, scores) = verify(&log.episodes, &log.lines, 1e-9);
+        // Achieved: a (4) + c (9) = 13 at weight 3 ≤ 5: 13/9, as logged.
+        assert!((scores[0].unwrap() - 13.0 / 9.0).abs() < 1e-12);
+        assert!(rep.disagreements.is_empty());
+        assert_eq!(
+            rep.flagged[0].problems,
+            [
+                "turn 0: item `a` accepted twice (counted once)",
+                "turn 0: item `c` of disallowed class `B` was accepted",
+                "turn 0: accepted take_item of unknown item `zz`",
+                "2 distinct items inspected, budget 1",
+            ]
+        );
+        assert_eq!(rep.instances[0].optimum, 9.0);
+    }
+
+    #[test]
+    fn unreadable_instances_are_located() {
+        let text = episode("", 0.0).replace(r#""capacity":5"#, r#""capacity":"five""#);
+        let log = read_jsonl(&text);
+        let (rep, scores) = verify(&log.episodes, &log.lines, 1e-9);
+        assert_eq!(scores, [None]);
+        assert_eq!(
+            rep.flagged[0].problems,
+            ["instance field `capacity`: invalid type: string \"five\", expected u64"]
+        );
+    }
+}
