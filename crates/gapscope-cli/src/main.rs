@@ -1,6 +1,7 @@
 //! `gapscope`: the command line over gapscope-core. Context (file names) is
 //! added to core errors here, at the edge; every number comes from the core.
 
+mod runtime;
 mod trajectories;
 
 use std::path::PathBuf;
@@ -215,6 +216,12 @@ enum Command {
     Tau2 {
         #[command(subcommand)]
         command: Tau2Command,
+    },
+    /// Runtime contracts (persistent vs stateless CodeAct): analyse episode
+    /// logs, or simulate them with scripted policies.
+    Runtime {
+        #[command(subcommand)]
+        command: runtime::RuntimeCommand,
     },
     /// Write a synthetic profile table as CSV (the defaults give the embedded example).
     Synth {
@@ -622,6 +629,7 @@ fn run(command: Command) -> Result<String, String> {
             instability,
             &out,
         ),
+        Command::Runtime { command } => runtime::run(command),
         Command::Synth {
             seed,
             families,

@@ -24,6 +24,9 @@
 //! - [`trajectory`], [`tau2`], [`inspect`], [`join`], [`stability`]:
 //!   trajectories and their operation profiles, τ²-bench files, Inspect AI
 //!   logs, joining files on `model`, cross-task stability.
+//! - [`runtime`]: runtime contracts (persistent vs stateless CodeAct): episode
+//!   logs, Q/gaps/interaction with paired bootstrap, trace quantities, Opaque
+//!   Knapsack verification, and a teaching simulator (scripted policies).
 
 pub mod analysis;
 pub mod assoc;
@@ -35,6 +38,7 @@ pub mod join;
 pub mod manifest;
 pub mod profile;
 pub mod ridge;
+pub mod runtime;
 pub mod stability;
 pub mod stats;
 pub mod synth;

@@ -379,6 +379,7 @@ pub fn generate(params: &TrajParams) -> Result<SyntheticCorpus, String> {
             outcome_column: None,
             reward_scaled: false,
             ignored: Vec::new(),
+            pooled_macro: None,
         },
         trajectories,
         operations: params.operations.clone(),
