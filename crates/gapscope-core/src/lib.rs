@@ -24,11 +24,14 @@
 //! - [`trajectory`], [`tau2`], [`join`], [`stability`]: trajectories and their
 //!   operation profiles, τ²-bench files, joining files on `model`, cross-task
 //!   stability.
+//! - [`evidence`]: evidence-to-action scoring (case specs, the ledger, ECS
+//!   reports, the worked case set).
 
 pub mod analysis;
 pub mod assoc;
 pub mod bootstrap;
 pub mod crossval;
+pub mod evidence;
 pub mod holdout;
 pub mod join;
 pub mod manifest;

@@ -1,0 +1,1 @@
+//! The worked case set (placeholder).
