@@ -425,6 +425,9 @@ fn v2_linear_workflow_with_confirmation_succeeds() {
     assert_eq!(e.success, Some(true), "{:?}", e.failure_reason);
     let done = e.requirements[1].established.as_ref().unwrap();
     assert_eq!((done.step, done.via), (2, Via::Confirm));
+    // Required reads: dup's read and done's confirming read; 2 information
+    // calls → normalized effort 1.
+    assert_eq!((e.required_reads, e.normalized_effort), (2, Some(1.0)));
     let r = &e.references[0];
     assert_eq!(
         (
@@ -774,6 +777,19 @@ fn malformed_specs_are_located() {
     // JSON syntax.
     let e = evaluate("{\"case_id\": \n", "", &EvidenceSettings::default()).unwrap_err();
     assert!(matches!(e, EvidenceError::CaseJson { line: 2, .. }), "{e}");
+}
+
+#[test]
+fn a_requirement_no_action_lists_is_warned_about() {
+    let mut c = v1_case();
+    c["requirements"].as_array_mut().unwrap().push(
+        json!({"id": "extra", "fact": "unused", "source": {"tool": "policy_read", "args": {}}}),
+    );
+    let r = evaluate(&c.to_string(), "", &EvidenceSettings::default()).unwrap();
+    assert_eq!(
+        r.warnings,
+        vec!["case `v1-refund`: requirement extra required by no action, so never checked"]
+    );
 }
 
 #[test]

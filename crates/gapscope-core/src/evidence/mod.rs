@@ -164,6 +164,17 @@ pub fn evaluate(
     let cases = spec::read_cases(cases_text)?;
     let trajectories = score::read_trajectories(trajectories_text, &cases)?;
     let mut warnings = Vec::new();
+    for c in &cases {
+        let unused = c.unused_requirements();
+        if !unused.is_empty() {
+            warnings.push(format!(
+                "case `{}`: requirement{} {} required by no action, so never checked",
+                c.case_id,
+                if unused.len() == 1 { "" } else { "s" },
+                unused.join(", ")
+            ));
+        }
+    }
 
     // The plan.
     let (case_ids, configs, repetitions): (Vec<String>, Vec<String>, Vec<u32>) =

@@ -197,13 +197,34 @@ impl Case {
         self.consequential.iter().any(|t| t.name == tool)
     }
 
-    /// Reads the case specifies as requirement sources (the denominator of
-    /// normalized investigation effort).
+    /// Reads the case specifies (read-sourced requirements and confirming
+    /// reads): the denominator of normalized investigation effort.
     pub fn required_reads(&self) -> usize {
         self.requirements
             .iter()
-            .filter(|r| matches!(r.source, Source::Read(_)))
+            .filter(|r| {
+                matches!(
+                    r.source,
+                    Source::Read(_)
+                        | Source::ActionResult {
+                            confirm: Some(_),
+                            ..
+                        }
+                )
+            })
             .count()
+    }
+
+    /// Requirements no action lists in `requires` (V1–V3 check only those).
+    pub fn unused_requirements(&self) -> Vec<&str> {
+        if !self.protocol.acts() {
+            return Vec::new();
+        }
+        self.requirements
+            .iter()
+            .filter(|r| !self.actions.iter().any(|a| a.requires.contains(&r.id)))
+            .map(|r| r.id.as_str())
+            .collect()
     }
 }
 
