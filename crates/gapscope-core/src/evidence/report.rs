@@ -505,14 +505,22 @@ pub(crate) fn paired(
     draws: usize,
     seed: u64,
 ) -> PairedComparison {
+    // (config, case, repetition) → (success, scored), for A and B.
+    let index: std::collections::HashMap<(&str, &str, u32), (bool, bool)> = episodes
+        .iter()
+        .filter(|e| e.config == a || e.config == b)
+        .map(|e| {
+            (
+                (e.config.as_str(), e.case_id.as_str(), e.repetition),
+                (e.scored && e.success == Some(true), e.scored),
+            )
+        })
+        .collect();
     let success = |config: &str, case: &str, rep: u32| -> (bool, bool) {
-        match episodes
-            .iter()
-            .find(|e| e.config == config && e.case_id == case && e.repetition == rep)
-        {
-            Some(e) if e.scored => (e.success == Some(true), true),
-            _ => (false, false),
-        }
+        index
+            .get(&(config, case, rep))
+            .copied()
+            .unwrap_or((false, false))
     };
     let reps = plan.repetitions.len().max(1) as f64;
     let mut per_case = Vec::new();
