@@ -1,6 +1,7 @@
 //! `gapscope`: the command line over gapscope-core. Context (file names) is
 //! added to core errors here, at the edge; every number comes from the core.
 
+mod evidence;
 mod runtime;
 mod trajectories;
 
@@ -211,6 +212,11 @@ enum Command {
         read_tools: Vec<String>,
         #[arg(long)]
         json: bool,
+    },
+    /// Evidence to action: score trajectories against case specs (docs/evidence.md).
+    Evidence {
+        #[command(subcommand)]
+        command: evidence::EvidenceCommand,
     },
     /// τ²-bench results files.
     Tau2 {
@@ -525,6 +531,7 @@ fn run(command: Command) -> Result<String, String> {
             }
             Ok(out)
         }
+        Command::Evidence { command } => evidence::run(command),
         Command::Tau2 {
             command: Tau2Command::Check { files, tasks, json },
         } => {

@@ -27,11 +27,14 @@
 //! - [`runtime`]: runtime contracts (persistent vs stateless CodeAct): episode
 //!   logs, Q/gaps/interaction with paired bootstrap, trace quantities, Opaque
 //!   Knapsack verification, and a teaching simulator (scripted policies).
+//! - [`evidence`]: evidence-to-action scoring (case specs, the ledger, ECS
+//!   reports, the worked case set).
 
 pub mod analysis;
 pub mod assoc;
 pub mod bootstrap;
 pub mod crossval;
+pub mod evidence;
 pub mod holdout;
 pub mod inspect;
 pub mod join;
