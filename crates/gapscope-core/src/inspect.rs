@@ -719,6 +719,7 @@ fn to_corpus(
             termination_reason,
             messages: s.messages.into_iter().map(convert_message).collect(),
             labels: Default::default(),
+            gold_actions: Vec::new(),
         });
     }
     Ok(Corpus {

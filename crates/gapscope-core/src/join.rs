@@ -135,21 +135,27 @@ pub fn is_label_csv(text: &str) -> bool {
         .all(|c| cols.contains(c))
 }
 
-/// [`read_profiles`], with trajectory options. Every trajectory file (any
-/// format [`crate::trajectory::detect`] knows) is read into one corpus, label
-/// CSVs among the files are applied to it, models are renamed, and the
-/// corpus becomes one operation profile (with reward), so that the
-/// common-task subset spans every model of every file. That profile is then
-/// joined with the profile files like any other.
-pub fn read_profiles_with<B: AsRef<[u8]>>(
+/// The input files sorted by kind: trajectory files (any format
+/// [`crate::trajectory::detect_bytes`] knows) read into one corpus with the
+/// label CSVs applied and the models renamed; the other files as text.
+#[derive(Clone, Debug, Default)]
+pub struct Inputs {
+    /// Profile files (name, text), in input order.
+    pub profiles: Vec<(String, String)>,
+    pub corpus: crate::trajectory::Corpus,
+    /// Names of the trajectory files, in input order.
+    pub trajectory_files: Vec<String>,
+    /// What reading said (skipped lines, reward mappings, renames, labels).
+    pub notes: Vec<String>,
+}
+
+/// Sort and read the input files (see [`Inputs`]).
+pub fn read_inputs<B: AsRef<[u8]>>(
     files: &[(String, B)],
-    overrides: &crate::RoleOverrides,
     options: &TrajectoryOptions,
-) -> Result<(ProfileTable, JoinReport), ReadError> {
-    let mut notes = Vec::new();
-    let (mut corpus, mut traj_names, mut label_files) =
-        (crate::trajectory::Corpus::default(), Vec::new(), Vec::new());
-    let mut profile_files: Vec<(String, String)> = Vec::new();
+) -> Result<Inputs, ReadError> {
+    let mut inputs = Inputs::default();
+    let mut label_files = Vec::new();
     let read_options = crate::trajectory::ReadOptions {
         model: None,
         score: options.score.clone(),
@@ -167,19 +173,21 @@ pub fn read_profiles_with<B: AsRef<[u8]>>(
                         .unwrap_or(message),
                 },
             )?;
-            notes.extend(c.reward_mappings.iter().map(|m| m.sentence()));
+            inputs
+                .notes
+                .extend(c.reward_mappings.iter().map(|m| m.sentence()));
             if !c.skipped.is_empty() {
                 let first: Vec<String> = c.skipped.iter().take(3).map(|e| e.to_string()).collect();
-                notes.push(format!(
+                inputs.notes.push(format!(
                     "{name}: {} malformed line(s) skipped ({}{})",
                     c.skipped.len(),
                     first.join("; "),
                     if c.skipped.len() > 3 { "; …" } else { "" }
                 ));
             }
-            corpus.trajectories.extend(c.trajectories);
-            corpus.skipped.extend(c.skipped);
-            traj_names.push(name.clone());
+            inputs.corpus.trajectories.extend(c.trajectories);
+            inputs.corpus.skipped.extend(c.skipped);
+            inputs.trajectory_files.push(name.clone());
             continue;
         }
         let text = std::str::from_utf8(bytes).map_err(|e| ReadError::Encoding {
@@ -189,46 +197,73 @@ pub fn read_profiles_with<B: AsRef<[u8]>>(
         if is_label_csv(text) {
             label_files.push((name, text));
         } else {
-            profile_files.push((name.clone(), text.to_string()));
+            inputs.profiles.push((name.clone(), text.to_string()));
         }
     }
-    let mut pooled: Option<(Vec<String>, Vec<Option<f64>>)> = None;
-    if traj_names.is_empty() {
+    if inputs.trajectory_files.is_empty() {
         if let Some((name, _)) = label_files.first() {
             return Err(ReadError::Trajectories {
                 file: (*name).clone(),
                 message: "a label file needs the trajectories it labels: load them together".into(),
             });
         }
-    } else {
-        let renamed = crate::trajectory::rename_models(&mut corpus.trajectories, &options.renames);
-        if !options.renames.is_empty() {
-            notes.push(format!(
-                "{renamed} trajectories renamed ({})",
-                options
-                    .renames
-                    .iter()
-                    .map(|(a, b)| format!("{a} → {b}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
+        return Ok(inputs);
+    }
+    let renamed =
+        crate::trajectory::rename_models(&mut inputs.corpus.trajectories, &options.renames);
+    if !options.renames.is_empty() {
+        inputs.notes.push(format!(
+            "{renamed} trajectories renamed ({})",
+            options
+                .renames
+                .iter()
+                .map(|(a, b)| format!("{a} → {b}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    for (name, text) in &label_files {
+        let n = crate::trajectory::apply_label_csv(&mut inputs.corpus, text).map_err(|e| {
+            ReadError::Trajectories {
+                file: (*name).clone(),
+                message: e.to_string(),
+            }
+        })?;
+        inputs.notes.push(format!("{name}: {n} labels applied"));
+    }
+    Ok(inputs)
+}
+
+impl TrajectoryOptions {
+    /// The operation-profile options these trajectory options imply.
+    pub fn profile_options(&self) -> crate::trajectory::ProfileOptions {
+        crate::trajectory::ProfileOptions {
+            all_tasks: self.all_tasks,
+            ..Default::default()
         }
-        for (name, text) in &label_files {
-            let n = crate::trajectory::apply_label_csv(&mut corpus, text).map_err(|e| {
-                ReadError::Trajectories {
-                    file: (*name).clone(),
-                    message: e.to_string(),
-                }
-            })?;
-            notes.push(format!("{name}: {n} labels applied"));
-        }
-        let profile = crate::trajectory::operation_profile(
-            &corpus.trajectories,
-            &crate::trajectory::ProfileOptions {
-                all_tasks: options.all_tasks,
-                ..Default::default()
-            },
-        );
+    }
+}
+
+/// [`read_profiles`], with trajectory options. Every trajectory file is read
+/// into one corpus ([`read_inputs`]: label CSVs applied, models renamed), and
+/// the corpus becomes one operation profile (with reward), so that the
+/// common-task subset spans every model of every file. That profile is then
+/// joined with the profile files like any other.
+pub fn read_profiles_with<B: AsRef<[u8]>>(
+    files: &[(String, B)],
+    overrides: &crate::RoleOverrides,
+    options: &TrajectoryOptions,
+) -> Result<(ProfileTable, JoinReport), ReadError> {
+    let Inputs {
+        profiles: mut profile_files,
+        corpus,
+        trajectory_files: traj_names,
+        mut notes,
+    } = read_inputs(files, options)?;
+    let mut pooled: Option<(Vec<String>, Vec<Option<f64>>)> = None;
+    if !traj_names.is_empty() {
+        let profile =
+            crate::trajectory::operation_profile(&corpus.trajectories, &options.profile_options());
         let name = traj_names.join(" + ");
         notes.push(format!(
             "{name}: {} trajectories of {} model{}; operation profile from the {} on the {} tasks {}{}",

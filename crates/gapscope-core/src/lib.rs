@@ -39,6 +39,7 @@ pub mod holdout;
 pub mod inspect;
 pub mod join;
 pub mod manifest;
+pub mod overview;
 pub mod profile;
 pub mod ridge;
 pub mod runtime;

@@ -356,6 +356,7 @@ pub fn generate(params: &TrajParams) -> Result<SyntheticCorpus, String> {
                     termination_reason: None,
                     messages: Vec::new(),
                     labels,
+                    gold_actions: Vec::new(),
                 });
             }
         }

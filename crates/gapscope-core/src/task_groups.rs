@@ -528,6 +528,7 @@ mod tests {
             termination_reason: None,
             messages: vec![],
             labels: Default::default(),
+            gold_actions: vec![],
         };
         assert_eq!(
             assign_groups(&[t], &g).unwrap_err().to_string(),

@@ -435,6 +435,20 @@ pub fn model_name(results: &Results) -> Option<String> {
     results.info.as_ref()?.agent_info.as_ref()?.llm.clone()
 }
 
+/// The recorded action checks of a simulation as gold actions, each
+/// re-checked with [`action_matched`] (equal to the recorded verdict on every
+/// shared file: `gapscope tau2 check`).
+fn gold_actions(s: &Simulation) -> Vec<crate::trajectory::GoldAction> {
+    s.action_checks()
+        .iter()
+        .map(|c| crate::trajectory::GoldAction {
+            name: c.action.name.clone(),
+            arguments: Value::Object(c.action.arguments.clone()),
+            matched: action_matched(&c.action, s),
+        })
+        .collect()
+}
+
 /// [`to_trajectories`], consuming the results (messages are moved, not copied).
 pub fn into_trajectories(results: Results, model: &str, file: &str) -> Vec<Trajectory> {
     results
@@ -442,6 +456,7 @@ pub fn into_trajectories(results: Results, model: &str, file: &str) -> Vec<Traje
         .into_iter()
         .enumerate()
         .map(|(i, s)| Trajectory {
+            gold_actions: gold_actions(&s),
             id: s.id.unwrap_or_else(|| format!("{file}#{i}")),
             model: model.to_string(),
             family: None,
@@ -486,6 +501,7 @@ pub fn to_trajectories(results: &Results, model: &str, file: &str) -> Vec<Trajec
         .iter()
         .enumerate()
         .map(|(i, s)| Trajectory {
+            gold_actions: gold_actions(s),
             id: s.id.clone().unwrap_or_else(|| format!("{file}#{i}")),
             model: model.to_string(),
             family: None,

@@ -34,8 +34,19 @@ pub struct Message {
     pub error: Option<bool>,
 }
 
-/// One trajectory (one model attempting one task once).
+/// A gold action of the trajectory's task and whether the trajectory
+/// performed it (τ²-bench: each recorded action check, re-checked with
+/// τ²-bench's own matching rule).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GoldAction {
+    pub name: String,
+    #[serde(default)]
+    pub arguments: serde_json::Value,
+    pub matched: bool,
+}
+
+/// One trajectory (one model attempting one task once).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Trajectory {
     pub id: String,
     pub model: String,
@@ -57,6 +68,9 @@ pub struct Trajectory {
     /// (not applicable).
     #[serde(default)]
     pub labels: IndexMap<String, Vec<Option<f64>>>,
+    /// The task's gold actions, when the file records them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gold_actions: Vec<GoldAction>,
 }
 
 /// A line that could not be read, and why. Line 0: not a line of a text file

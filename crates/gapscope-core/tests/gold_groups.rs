@@ -205,6 +205,7 @@ fn stability_runs_on_signature_groups() {
                 termination_reason: None,
                 messages: vec![],
                 labels,
+                ..Default::default()
             });
         }
     }

@@ -49,3 +49,35 @@ fn into_and_to_trajectories_agree_on_every_shared_file() {
     }
     assert_eq!(n, 13, "the 13 shared results files");
 }
+
+/// Gold actions travel with each trajectory: one per recorded action check,
+/// and their `matched` (re-checked with τ²-bench's rule) equals the recorded
+/// `action_match` — except where the file records checks of another task
+/// (toolorchestra: `tau2 check` reports those simulations as mislabelled).
+#[test]
+fn gold_actions_are_the_recorded_checks_rechecked() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
+        "../../../shared/data/tau2/airline/results/gpt-4.1__llm_agent__airline_test20_1trial.json",
+    );
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (the tests need ../shared)", path.display()));
+    let r = read_results(&text).unwrap();
+    let ts = to_trajectories(&r, "m", "f");
+    let (mut checks, mut unmatched) = (0, 0);
+    for (s, t) in r.simulations.iter().zip(&ts) {
+        assert_eq!(t.gold_actions.len(), s.action_checks().len());
+        for (c, g) in s.action_checks().iter().zip(&t.gold_actions) {
+            assert_eq!(g.name, c.action.name);
+            assert_eq!(g.matched, c.action_match, "{}: {}", t.id, g.name);
+            checks += 1;
+            unmatched += usize::from(!g.matched);
+        }
+    }
+    assert!(
+        checks > 0 && unmatched > 0,
+        "{checks} checks, {unmatched} unmatched"
+    );
+    // The consuming conversion gives the same gold actions.
+    let moved = into_trajectories(r, "m", "f");
+    assert_eq!(moved, ts);
+}
