@@ -16,6 +16,9 @@ use gapscope_core::analysis::{analyze_with_progress, MacroDefinition, STAGES};
 use gapscope_core::assoc::association_sensitivity;
 use gapscope_core::join::{read_profiles_with, JoinReport, TrajectoryOptions};
 use gapscope_core::manifest::{Input, Manifest};
+use gapscope_core::overview::{find_trajectory, overview, stability_of, Overview};
+use gapscope_core::stability::{StabilityReport, StabilitySettings};
+use gapscope_core::trajectory::Trajectory;
 use gapscope_core::{Alpha, Report, RoleOverrides, Settings};
 use serde::{Deserialize, Serialize};
 
@@ -23,6 +26,18 @@ use serde::{Deserialize, Serialize};
 pub const EXAMPLE_CSV: &str = include_str!("../../../assets/synthetic-example.csv");
 /// How the embedded dataset is labelled wherever it appears.
 pub const EXAMPLE_LABEL: &str = "synthetic example";
+
+/// The embedded synthetic trajectory corpus (`gapscope synth-trajectories`,
+/// seeded; planted gaps): a foundational profile and labelled trajectories in
+/// scenario groups, for the trajectory, stability and teaching views.
+pub const CORPUS_FOUNDATIONAL: &str =
+    include_str!("../../../assets/synthetic-trajectories/foundational.csv");
+pub const CORPUS_TRAJECTORIES: &str =
+    include_str!("../../../assets/synthetic-trajectories/trajectories.jsonl");
+/// What the generator planted (score points per model and operation, macro).
+pub const CORPUS_PLANTED: &str = include_str!("../../../assets/synthetic-trajectories/planted.csv");
+/// How the embedded corpus is labelled wherever it appears.
+pub const CORPUS_LABEL: &str = "synthetic trajectories";
 
 /// What to analyse.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -37,6 +52,8 @@ pub enum Source {
     /// objects and the worker reads them, in chunks, itself): any format,
     /// binary ones (Inspect `.eval`) included.
     Attached { names: Vec<String> },
+    /// The embedded synthetic trajectory corpus ([`CORPUS_LABEL`]).
+    Corpus,
 }
 
 /// A request from the page.
@@ -125,6 +142,19 @@ pub fn source_files<'a>(
             vec![(EXAMPLE_LABEL.to_string(), EXAMPLE_CSV.as_bytes())],
             true,
         ),
+        Source::Corpus => (
+            vec![
+                (
+                    format!("{CORPUS_LABEL}: foundational.csv"),
+                    CORPUS_FOUNDATIONAL.as_bytes(),
+                ),
+                (
+                    format!("{CORPUS_LABEL}: trajectories.jsonl"),
+                    CORPUS_TRAJECTORIES.as_bytes(),
+                ),
+            ],
+            true,
+        ),
         Source::File { name, text } => (vec![(name.clone(), text.as_bytes())], false),
         Source::Files { files } => (
             files
@@ -162,11 +192,14 @@ pub fn handle_attached(
     let of = 1 + STAGES.len() as u32;
     let (files, synthetic) = source_files(&request.source, attached)?;
     let files = files.as_slice();
-    let name = files
-        .iter()
-        .map(|(n, _)| n.as_str())
-        .collect::<Vec<_>>()
-        .join(" + ");
+    let name = match request.source {
+        Source::Corpus => CORPUS_LABEL.to_string(),
+        _ => files
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect::<Vec<_>>()
+            .join(" + "),
+    };
     let imported = match files {
         [(_, bytes)] => std::str::from_utf8(bytes).ok().and_then(as_report),
         _ => None,
@@ -296,12 +329,32 @@ pub struct Progress {
 pub enum Job {
     /// The realization-gap analysis of profiles (or trajectories + profiles).
     Analyze(Request),
+    /// The trajectory files of a source: summary, profile, one row each.
+    Overview {
+        source: Source,
+        options: TrajectoryOptions,
+    },
+    /// One trajectory of a source, whole.
+    Trajectory {
+        source: Source,
+        options: TrajectoryOptions,
+        id: String,
+    },
+    /// Cross-task stability of the gaps (profile + trajectory files).
+    Stability {
+        source: Source,
+        options: TrajectoryOptions,
+        settings: StabilitySettings,
+    },
 }
 
 /// A job's answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Answer {
     Analyze(Box<Response>),
+    Overview(Box<Result<Option<Overview>, String>>),
+    Trajectory(Box<Result<Option<Trajectory>, String>>),
+    Stability(Box<Result<StabilityReport, String>>),
     /// The worker could not read the job or encode its answer.
     Failed(String),
 }
@@ -334,9 +387,40 @@ pub fn run_job(
     attached: &[(String, Vec<u8>)],
     progress: &mut dyn FnMut(Progress),
 ) -> Answer {
+    let step = |label: &str| Progress {
+        label: label.to_string(),
+        step: 1,
+        of: 1,
+    };
     match job {
         Job::Analyze(request) => {
             Answer::Analyze(Box::new(handle_attached(request, attached, progress)))
+        }
+        Job::Overview { source, options } => {
+            progress(step("reading the trajectories"));
+            Answer::Overview(Box::new(source_files(source, attached).and_then(
+                |(files, _)| overview(&files, options).map_err(|e| e.to_string()),
+            )))
+        }
+        Job::Trajectory {
+            source,
+            options,
+            id,
+        } => {
+            progress(step("reading the trajectory"));
+            Answer::Trajectory(Box::new(source_files(source, attached).and_then(
+                |(files, _)| find_trajectory(&files, options, id).map_err(|e| e.to_string()),
+            )))
+        }
+        Job::Stability {
+            source,
+            options,
+            settings,
+        } => {
+            progress(step("cross-task stability: the halves and their gaps"));
+            Answer::Stability(Box::new(source_files(source, attached).and_then(
+                |(files, _)| stability_of(&files, options, settings).map_err(|e| e.to_string()),
+            )))
         }
     }
 }
@@ -562,6 +646,72 @@ mod tests {
             posted.push(decode_message(&m).unwrap())
         });
         posted
+    }
+
+    #[test]
+    fn the_embedded_corpus_gives_an_analysis_an_overview_and_stability() {
+        let req = Request {
+            source: Source::Corpus,
+            alpha: 10.0,
+            bootstrap: 0,
+            seed: 0,
+            roles: RoleOverrides::default(),
+            pair: None,
+            macro_definition: MacroDefinition::Mean,
+            trajectories: TrajectoryOptions::default(),
+        };
+        let a = handle(&req).unwrap();
+        assert!(a.synthetic);
+        assert_eq!(a.source, CORPUS_LABEL);
+        assert!(
+            a.report.summary.starts_with(
+                "15 models in 8 families, 7 foundational dimensions, 7 operations, reward"
+            ),
+            "{}",
+            a.report.summary
+        );
+        let Answer::Overview(o) = run_job(
+            &Job::Overview {
+                source: Source::Corpus,
+                options: TrajectoryOptions::default(),
+            },
+            &[],
+            &mut |_| {},
+        ) else {
+            panic!()
+        };
+        let o = (*o).unwrap().unwrap();
+        assert_eq!(o.groups, 12);
+        assert_eq!(o.trajectories.len(), 15 * 60);
+        let Answer::Stability(st) = run_job(
+            &Job::Stability {
+                source: Source::Corpus,
+                options: TrajectoryOptions::default(),
+                settings: StabilitySettings {
+                    bootstrap: 50,
+                    splits: 3,
+                    ..Default::default()
+                },
+            },
+            &[],
+            &mut |_| {},
+        ) else {
+            panic!()
+        };
+        let st = (*st).unwrap();
+        assert_eq!(st.stability.len(), 8, "seven operations and the macro");
+        let Answer::Trajectory(t) = run_job(
+            &Job::Trajectory {
+                source: Source::Corpus,
+                options: TrajectoryOptions::default(),
+                id: o.trajectories[5].id.clone(),
+            },
+            &[],
+            &mut |_| {},
+        ) else {
+            panic!()
+        };
+        assert_eq!((*t).unwrap().unwrap().id, o.trajectories[5].id);
     }
 
     #[test]
