@@ -7,15 +7,23 @@ use gapscope_core::analysis::MacroDefinition;
 use gapscope_core::join::TrajectoryOptions;
 use gapscope_core::profile::Role;
 use gapscope_core::{ProfileTable, RoleOverrides};
-use gapscope_worker::{Analysis, Answer, Job, Pair, Progress, Request, Source, EXAMPLE_LABEL};
+use gapscope_worker::{
+    Analysis, Answer, Job, Pair, Progress, Request, Source, CORPUS_LABEL, EXAMPLE_LABEL,
+};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::model::{correlation_heatmap, fmt, gap_heatmap, CorrelationKind, Heatmap};
 use crate::pool::{JobId, Pool, PoolStats};
 use crate::table::Table;
+use crate::trajectory_views::{
+    self as tv, RewardFilter, TrajectoryFilter, TrajectoryOrder, TRAJECTORY_VIEWS,
+};
 use crate::views::{self, GapOrder, VIEWS};
 use crate::web;
+use gapscope_core::overview::Overview;
+use gapscope_core::stability::{StabilityReport, StabilitySettings};
+use gapscope_core::trajectory::Trajectory;
 
 /// Mount the app on `<body>`.
 pub fn start() {
@@ -58,6 +66,7 @@ fn source_label(source: &Source) -> String {
             .collect::<Vec<_>>()
             .join(" + "),
         Source::Attached { names } => names.join(" + "),
+        Source::Corpus => CORPUS_LABEL.to_string(),
     }
 }
 
@@ -90,6 +99,23 @@ struct Workbench {
     roles: RwSignal<RoleOverrides>,
     /// Renames and task subset for the current trajectory files.
     trajectories: RwSignal<TrajectoryOptions>,
+    /// The trajectory files of the current source (None: none, or not yet).
+    overview: RwSignal<Option<Result<Overview, String>>>,
+    overview_job: StoredValue<Option<JobId>>,
+    /// What the overview was computed for (source and trajectory options).
+    overview_key: StoredValue<String>,
+    /// The source the side jobs read: the one last opened, even when its
+    /// realization analysis failed (e.g. trajectories without a foundational file).
+    side_source: StoredValue<Source>,
+    traj_filter: RwSignal<TrajectoryFilter>,
+    traj_order: RwSignal<TrajectoryOrder>,
+    /// The trajectory open in the viewer.
+    open_traj: RwSignal<Option<Result<Trajectory, String>>>,
+    traj_job: StoredValue<Option<JobId>>,
+    stability: RwSignal<Option<Result<StabilityReport, String>>>,
+    stability_job: StoredValue<Option<JobId>>,
+    stability_regex: RwSignal<String>,
+    stability_gap: RwSignal<String>,
 }
 
 impl Workbench {
@@ -104,7 +130,14 @@ impl Workbench {
         let mut corr = CorrelationKind::Pearson;
         for (k, v) in web::query() {
             match k.as_str() {
-                "view" if VIEWS.iter().any(|(id, _, _)| *id == v) => view = v,
+                "view"
+                    if VIEWS
+                        .iter()
+                        .chain(TRAJECTORY_VIEWS.iter())
+                        .any(|(id, _, _)| *id == v) =>
+                {
+                    view = v
+                }
                 "alpha" => {
                     knobs.alpha = v
                         .parse()
@@ -150,6 +183,18 @@ impl Workbench {
             theme: RwSignal::new(web::load(THEME).unwrap_or_else(|| "auto".into())),
             roles: RwSignal::new(RoleOverrides::default()),
             trajectories: RwSignal::new(TrajectoryOptions::default()),
+            overview: RwSignal::new(None),
+            overview_job: StoredValue::new(None),
+            overview_key: StoredValue::new(String::new()),
+            side_source: StoredValue::new(Source::Example),
+            traj_filter: RwSignal::new(TrajectoryFilter::default()),
+            traj_order: RwSignal::new(TrajectoryOrder::Input),
+            open_traj: RwSignal::new(None),
+            traj_job: StoredValue::new(None),
+            stability: RwSignal::new(None),
+            stability_job: StoredValue::new(None),
+            stability_regex: RwSignal::new(String::new()),
+            stability_gap: RwSignal::new("macro".into()),
         }
     }
 
@@ -189,10 +234,7 @@ impl Workbench {
             macro_definition: k.macro_definition,
             trajectories: self.trajectories.get_untracked(),
         };
-        let files = match &source {
-            Source::Attached { .. } => self.attached.get_value(),
-            _ => Vec::new(),
-        };
+        let files = self.files_of(&source);
         // A newer request supersedes the running one: stop it for real.
         if let Some(old) = self.job.get_value() {
             self.pool.with_value(|p| p.cancel(old));
@@ -204,10 +246,150 @@ impl Workbench {
                 &Job::Analyze(request),
                 files,
                 move |progress| self.progress.set(Some(progress)),
-                move |answer| self.finish(source, answer),
+                {
+                    let source = source.clone();
+                    move |answer| self.finish(source, answer)
+                },
             )
         });
         self.job.set_value(Some(id));
+        self.side_jobs(&source);
+        self.refresh_pool();
+    }
+
+    /// The files to post with a job on `source`.
+    fn files_of(self, source: &Source) -> Vec<web_sys::File> {
+        match source {
+            Source::Attached { .. } => self.attached.get_value(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Cancel a side job, if one runs.
+    fn cancel_job(self, slot: StoredValue<Option<JobId>>) {
+        if let Some(old) = slot.get_value() {
+            self.pool.with_value(|p| p.cancel(old));
+        }
+        slot.set_value(None);
+    }
+
+    /// Jobs beside the analysis, in other workers of the pool: the trajectory
+    /// overview (when the source or the trajectory options changed); the
+    /// stability analysis is recomputed on demand (it depends on α).
+    fn side_jobs(self, source: &Source) {
+        self.side_source.set_value(source.clone());
+        self.cancel_job(self.stability_job);
+        self.stability.set(None);
+        let options = self.trajectories.get_untracked();
+        let key = serde_json::to_string(&(source_label(source), &options)).unwrap_or_default();
+        if key == self.overview_key.get_value() {
+            return;
+        }
+        self.overview_key.set_value(key);
+        self.cancel_job(self.overview_job);
+        self.cancel_job(self.traj_job);
+        self.overview.set(None);
+        self.open_traj.set(None);
+        if *source == Source::Example {
+            return;
+        }
+        let id = self.pool.with_value(|p| {
+            p.submit(
+                &Job::Overview {
+                    source: source.clone(),
+                    options,
+                },
+                self.files_of(source),
+                |_| {},
+                move |answer| {
+                    self.overview_job.set_value(None);
+                    match answer {
+                        Answer::Overview(r) => self.overview.set(match *r {
+                            Ok(None) => None,
+                            Ok(Some(o)) => Some(Ok(o)),
+                            Err(e) => Some(Err(e)),
+                        }),
+                        Answer::Failed(e) => self.overview.set(Some(Err(e))),
+                        _ => {}
+                    }
+                    self.refresh_pool();
+                },
+            )
+        });
+        self.overview_job.set_value(Some(id));
+    }
+
+    /// Open one trajectory in the viewer (read whole by a worker).
+    fn open_trajectory(self, id: String) {
+        self.cancel_job(self.traj_job);
+        self.open_traj.set(None);
+        let source = self.side_source.get_value();
+        let job = Job::Trajectory {
+            source: source.clone(),
+            options: self.trajectories.get_untracked(),
+            id: id.clone(),
+        };
+        let jid = self.pool.with_value(|p| {
+            p.submit(
+                &job,
+                self.files_of(&source),
+                |_| {},
+                move |answer| {
+                    self.traj_job.set_value(None);
+                    self.open_traj.set(Some(match answer {
+                        Answer::Trajectory(r) => match *r {
+                            Ok(Some(t)) => Ok(t),
+                            Ok(None) => Err(format!(
+                                "trajectory `{id}` is no longer in the loaded files"
+                            )),
+                            Err(e) => Err(e),
+                        },
+                        Answer::Failed(e) => Err(e),
+                        _ => Err("internal error: unexpected answer".into()),
+                    }));
+                    self.refresh_pool();
+                },
+            )
+        });
+        self.traj_job.set_value(Some(jid));
+    }
+
+    /// Compute cross-task stability for the current source, unless it runs.
+    fn ensure_stability(self) {
+        if self.stability_job.get_value().is_some() {
+            return;
+        }
+        let source = self.side_source.get_value();
+        let k = self.knobs.get_untracked();
+        let regex = self.stability_regex.get_untracked();
+        let settings = StabilitySettings {
+            alpha: gapscope_core::Alpha::new(k.alpha).unwrap_or(gapscope_core::Alpha::DEFAULT),
+            seed: k.seed,
+            group_regex: (!regex.trim().is_empty()).then(|| regex.trim().to_string()),
+            ..StabilitySettings::default()
+        };
+        let job = Job::Stability {
+            source: source.clone(),
+            options: self.trajectories.get_untracked(),
+            settings,
+        };
+        let id = self.pool.with_value(|p| {
+            p.submit(
+                &job,
+                self.files_of(&source),
+                |_| {},
+                move |answer| {
+                    self.stability_job.set_value(None);
+                    self.stability.set(Some(match answer {
+                        Answer::Stability(r) => *r,
+                        Answer::Failed(e) => Err(e),
+                        _ => Err("internal error: unexpected answer".into()),
+                    }));
+                    self.refresh_pool();
+                },
+            )
+        });
+        self.stability_job.set_value(Some(id));
         self.refresh_pool();
     }
 
@@ -279,6 +461,7 @@ impl Workbench {
         let result = match answer {
             Answer::Analyze(r) => *r,
             Answer::Failed(e) => Err(e),
+            _ => Err("internal error: unexpected answer".into()),
         };
         {
             match result {
@@ -423,7 +606,7 @@ fn App() -> impl IntoView {
                     <button class="link" data-testid="forget" on:click=move |_| wb.forget()>"Forget all kept files"</button></p>
             })}
             <nav class="views" aria-label="views" role="tablist">
-                {VIEWS.iter().map(|(id, label, _)| {
+                {VIEWS.iter().chain(TRAJECTORY_VIEWS.iter()).map(|(id, label, _)| {
                     let id = id.to_string();
                     let id2 = id.clone();
                     let id3 = id.clone();
@@ -438,7 +621,7 @@ fn App() -> impl IntoView {
             <section class="panel" data-testid="view" data-view=move || wb.view.get()>
                 {move || {
                     let id = wb.view.get();
-                    let (_, label, explain) = VIEWS.iter().find(|(v, _, _)| *v == id).copied().unwrap_or(VIEWS[3]);
+                    let (_, label, explain) = VIEWS.iter().chain(TRAJECTORY_VIEWS.iter()).find(|(v, _, _)| *v == id).copied().unwrap_or(VIEWS[3]);
                     view! {
                         <h2>{label} <SyntheticMark wb=wb /></h2>
                         <p class="explain">{explain}</p>
@@ -459,7 +642,12 @@ fn App() -> impl IntoView {
 
 #[component]
 fn CurrentView(wb: Workbench, id: String) -> impl IntoView {
-    move || {
+    match id.as_str() {
+        "trajectories" => return view! { <TrajectoriesView wb=wb /> }.into_any(),
+        "stability" => return view! { <StabilityView wb=wb /> }.into_any(),
+        _ => {}
+    }
+    (move || {
         let Some(a) = wb.analysis.get() else {
             return view! { <p class="explain">"Analysing…"</p> }.into_any();
         };
@@ -532,6 +720,239 @@ fn CurrentView(wb: Workbench, id: String) -> impl IntoView {
             }.into_any(),
             _ => view! { <p>"Unknown view."</p> }.into_any(),
         }
+    })
+    .into_any()
+}
+
+/// Load-the-corpus prompt for pages that need trajectory files.
+#[component]
+fn NeedTrajectories(wb: Workbench, what: &'static str) -> impl IntoView {
+    view! {
+        <p class="detail" data-testid="need-trajectories">{what}
+            " Drop trajectory files (canonical JSONL, τ²-bench results, Inspect AI logs) with a foundational profile file, or "
+            <button class="link" data-testid="load-corpus" on:click=move |_| wb.open(Source::Corpus)>"load the synthetic trajectory corpus"</button>
+            " (seeded generator, planted gaps, 12 scenario groups)."</p>
+    }
+}
+
+#[component]
+fn TrajectoriesView(wb: Workbench) -> impl IntoView {
+    move || match wb.overview.get() {
+        None if wb.overview_job.get_value().is_some() => {
+            view! { <p class="explain">"Reading the trajectories…"</p> }.into_any()
+        }
+        None => {
+            view! { <NeedTrajectories wb=wb what="No trajectory files are loaded." /> }.into_any()
+        }
+        Some(Err(e)) => {
+            view! { <p class="invalid" role="alert" data-testid="overview-error">{e}</p> }
+                .into_any()
+        }
+        Some(Ok(o)) => view! { <TrajectoryList wb=wb overview=o /> }.into_any(),
+    }
+}
+
+#[component]
+fn TrajectoryList(wb: Workbench, overview: Overview) -> impl IntoView {
+    let o = std::sync::Arc::new(overview);
+    let models = tv::distinct(o.trajectories.iter().map(|t| t.model.as_str()));
+    let groups = tv::distinct(o.trajectories.iter().filter_map(|t| t.group.as_deref()));
+    let terminations = tv::distinct(
+        o.trajectories
+            .iter()
+            .filter_map(|t| t.termination_reason.as_deref()),
+    );
+    let ops = o.profile.operations.clone();
+    let pick = |v: String| (!v.is_empty()).then_some(v);
+    let o_rows = o.clone();
+    let rows = Memo::new(move |_| {
+        tv::trajectory_rows(&o_rows, &wb.traj_filter.get(), &wb.traj_order.get())
+    });
+    const SHOWN: usize = 200;
+    let o_list = o.clone();
+    view! {
+        <p class="sentence" data-testid="overview-summary">{format!("{}.", o.summary)}</p>
+        {(!o.notes.is_empty()).then(|| view! { <ul class="warnings" data-testid="overview-notes">{o.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}</ul> })}
+        <TableView table=tv::profile_table(&o) wb=wb />
+        <div class="filters" data-testid="trajectory-filters">
+            <label>"model " <select data-testid="filter-model" on:change=move |ev| { let v = pick(event_target_value(&ev)); wb.traj_filter.update(|f| f.model = v); }>
+                <option value="" selected=move || wb.traj_filter.get().model.is_none()>"all"</option>
+                {models.into_iter().map(|m| { let (m2, m3) = (m.clone(), m.clone()); view! { <option value=m3 selected=move || wb.traj_filter.get().model.as_deref() == Some(m2.as_str())>{m}</option> } }).collect_view()}
+            </select></label>
+            <label>"task " <input type="text" size="10" data-testid="filter-task" prop:value=move || wb.traj_filter.get().task
+                on:input=move |ev| { let v = event_target_value(&ev); wb.traj_filter.update(|f| f.task = v); } /></label>
+            {(!groups.is_empty()).then(|| view! {
+                <label>"group " <select data-testid="filter-group" on:change=move |ev| { let v = pick(event_target_value(&ev)); wb.traj_filter.update(|f| f.group = v); }>
+                    <option value="">"all"</option>
+                    {groups.into_iter().map(|g| { let v = g.clone(); view! { <option value=v>{g}</option> } }).collect_view()}
+                </select></label>
+            })}
+            <label>"reward " <select data-testid="filter-reward" on:change=move |ev| { let v = event_target_value(&ev); wb.traj_filter.update(|f| f.reward = match v.as_str() { "success" => RewardFilter::Success, "failure" => RewardFilter::Failure, _ => RewardFilter::All }); }>
+                <option value="all">"all"</option><option value="success">"1 (success)"</option><option value="failure">"below 1"</option>
+            </select></label>
+            {(!terminations.is_empty()).then(|| view! {
+                <label>"termination " <select data-testid="filter-termination" on:change=move |ev| { let v = pick(event_target_value(&ev)); wb.traj_filter.update(|f| f.termination = v); }>
+                    <option value="">"all"</option>
+                    {terminations.into_iter().map(|g| { let v = g.clone(); view! { <option value=v>{g}</option> } }).collect_view()}
+                </select></label>
+            })}
+            <label><input type="checkbox" data-testid="filter-tool-errors" on:change=move |ev| { let on = event_target_checked(&ev); wb.traj_filter.update(|f| f.tool_errors_only = on); } />" with tool errors"</label>
+            <label><input type="checkbox" data-testid="filter-gold" on:change=move |ev| { let on = event_target_checked(&ev); wb.traj_filter.update(|f| f.gold_unmatched_only = on); } />" with missed gold actions"</label>
+            <label>"order " <select data-testid="trajectory-order" on:change=move |ev| { let v = event_target_value(&ev); wb.traj_order.set(match v.as_str() { "input" => TrajectoryOrder::Input, "reward" => TrajectoryOrder::Reward, op => TrajectoryOrder::OperationAscending(op.trim_start_matches("op:").to_string()) }); }>
+                <option value="input" selected=move || wb.traj_order.get() == TrajectoryOrder::Input>"input order"</option>
+                <option value="reward" selected=move || wb.traj_order.get() == TrajectoryOrder::Reward>"reward (lowest first)"</option>
+                {ops.iter().map(|op| { let op2 = op.clone(); view! { <option value=format!("op:{op}") selected=move || wb.traj_order.get() == TrajectoryOrder::OperationAscending(op2.clone())>{format!("{op} score (lowest first)")}</option> } }).collect_view()}
+            </select></label>
+        </div>
+        {move || {
+            let rows = rows.get();
+            let o = o_list.clone();
+            let shown = rows.len().min(SHOWN);
+            let table = tv::list_table(&o, &rows[..shown]);
+            let ids: Vec<String> = rows[..shown].iter().map(|&i| o.trajectories[i].id.clone()).collect();
+            view! {
+                <p class="detail" data-testid="trajectory-count">{format!("{} of {} trajectories{}", rows.len(), o.trajectories.len(), if rows.len() > SHOWN { format!("; the first {SHOWN} are listed: narrow the filters to see others") } else { String::new() })}</p>
+                <div class="table-wrap"><table class="data trajectories" data-testid="trajectory-list" data-title="Trajectories">
+                    <thead><tr>{table.headers.iter().map(|h| view! { <th scope="col">{h.clone()}</th> }).collect_view()}</tr></thead>
+                    <tbody>
+                        {table.rows.into_iter().zip(ids).map(|(cells, id)| {
+                            let id2 = id.clone();
+                            let id3 = id.clone();
+                            view! {
+                                <tr tabindex="0" data-id=id.clone() class:open=move || wb.open_traj.with(|t| matches!(t, Some(Ok(t)) if t.id == id3))
+                                    on:click=move |_| wb.open_trajectory(id.clone())
+                                    on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                                        let row = event_target::<web_sys::HtmlElement>(&ev);
+                                        let next = match ev.key().as_str() {
+                                            "Enter" | " " => { ev.prevent_default(); wb.open_trajectory(id2.clone()); None }
+                                            "ArrowDown" | "j" => row.next_element_sibling(),
+                                            "ArrowUp" | "k" => row.previous_element_sibling(),
+                                            _ => None,
+                                        };
+                                        if let Some(el) = next.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok()) {
+                                            ev.prevent_default();
+                                            let _ = el.focus();
+                                        }
+                                    }>
+                                    {cells.into_iter().map(|c| view! { <td>{c.display()}</td> }).collect_view()}
+                                </tr>
+                            }
+                        }).collect_view()}
+                    </tbody>
+                </table></div>
+            }
+        }}
+        <TrajectoryViewer wb=wb operations=o.profile.operations.clone() />
+    }
+}
+
+#[component]
+fn TrajectoryViewer(wb: Workbench, operations: Vec<String>) -> impl IntoView {
+    move || {
+        let ops = operations.clone();
+        match wb.open_traj.get() {
+            None if wb.traj_job.get_value().is_some() => view! { <p class="explain" data-testid="viewer-loading">"Reading the trajectory…"</p> }.into_any(),
+            None => view! { <p class="explain">"Click a trajectory (or press Enter on it) to read it here."</p> }.into_any(),
+            Some(Err(e)) => view! { <p class="invalid" role="alert">{e}</p> }.into_any(),
+            Some(Ok(t)) => {
+                let header = format!(
+                    "{} — model {}, task {}{}, reward {}, {}",
+                    t.id,
+                    t.model,
+                    t.task_id,
+                    t.scenario_group.as_ref().map(|g| format!(" (group {g})")).unwrap_or_default(),
+                    t.reward.map_or("—".into(), |r| fmt(Some(r), 2)),
+                    t.termination_reason.clone().map_or("termination not recorded".into(), |r| format!("ended: {r}"))
+                );
+                let labels: Vec<(String, String)> = ops
+                    .iter()
+                    .filter_map(|op| {
+                        let l = t.labels.get(op)?;
+                        Some((op.clone(), l.iter().map(|v| v.map_or("null".into(), |v| v.to_string())).collect::<Vec<_>>().join(", ")))
+                    })
+                    .collect();
+                view! {
+                    <article class="viewer" data-testid="trajectory-viewer" data-id=t.id.clone()>
+                        <h3>{header}</h3>
+                        {(!labels.is_empty()).then(|| view! {
+                            <p class="detail" data-testid="viewer-labels">"Labels: "{labels.into_iter().map(|(op, l)| format!("{op} [{l}]")).collect::<Vec<_>>().join("; ")}</p>
+                        })}
+                        {(!t.gold_actions.is_empty()).then(|| view! {
+                            <details class="gold" open=true data-testid="gold-actions"><summary>{format!("Gold actions: {} of {} performed", t.gold_actions.iter().filter(|g| g.matched).count(), t.gold_actions.len())}</summary>
+                                <ul>{t.gold_actions.iter().map(|g| view! {
+                                    <li class:unmatched=!g.matched data-testid=if g.matched { "gold-matched" } else { "gold-unmatched" }>
+                                        {if g.matched { "✓ " } else { "✗ not performed: " }}<code>{format!("{}({})", g.name, g.arguments)}</code>
+                                    </li>
+                                }).collect_view()}</ul>
+                            </details>
+                        })}
+                        <ol class="messages" data-testid="messages">
+                            {t.messages.iter().map(|m| {
+                                let text = tv::content_text(&m.content);
+                                let error = m.error == Some(true);
+                                let role = m.role.clone();
+                                view! {
+                                    <li class=format!("msg role-{role}") class:tool-error=error data-role=role.clone()>
+                                        <span class="role">{if error { format!("{role} (error)") } else { role.clone() }}</span>
+                                        {if m.role == "tool" {
+                                            view! { <details class="tool-result" open=error><summary>{format!("result{}", m.tool_call_id.as_ref().map(|i| format!(" of {i}")).unwrap_or_default())}</summary><pre>{text}</pre></details> }.into_any()
+                                        } else {
+                                            view! { <div class="text">{text}</div> }.into_any()
+                                        }}
+                                        {m.tool_calls.iter().map(|c| view! {
+                                            <details class="tool-call"><summary><code>{format!("{}(…)", c.name)}</code>{c.id.as_ref().map(|i| format!(" {i}")).unwrap_or_default()}</summary>
+                                                <pre>{serde_json::to_string_pretty(&c.arguments).unwrap_or_default()}</pre></details>
+                                        }).collect_view()}
+                                    </li>
+                                }
+                            }).collect_view()}
+                        </ol>
+                    </article>
+                }.into_any()
+            }
+        }
+    }
+}
+
+#[component]
+fn StabilityView(wb: Workbench) -> impl IntoView {
+    Effect::new(move |_| {
+        let groups = wb.overview.with(|o| matches!(o, Some(Ok(o)) if o.groups > 0 || !wb.stability_regex.get().trim().is_empty()));
+        if groups && wb.stability.get().is_none() {
+            wb.ensure_stability();
+        }
+    });
+    let regex = move |text: String| {
+        wb.stability_regex.set(text);
+        wb.cancel_job(wb.stability_job);
+        wb.stability.set(None);
+    };
+    move || {
+        match wb.overview.get() {
+        None | Some(Err(_)) => view! { <NeedTrajectories wb=wb what="Cross-task stability needs trajectories in scenario groups and a foundational profile." /> }.into_any(),
+        Some(Ok(o)) => view! {
+            <p class="detail">{format!("{} scenario group{} in the trajectories. ", o.groups, if o.groups == 1 { "" } else { "s" })}
+                <label>"groups from a regular expression over task ids (first capture group; empty: scenario_group) "
+                    <input type="text" size="16" data-testid="group-regex" placeholder="e.g. ^\\[(\\w+)\\]" prop:value=move || wb.stability_regex.get()
+                        on:change=move |ev| regex(event_target_value(&ev)) /></label></p>
+            {move || match wb.stability.get() {
+                None => view! { <p class="explain" data-testid="stability-busy">"Splitting the groups and fitting both halves in a worker…"</p> }.into_any(),
+                Some(Err(e)) => view! { <p class="invalid" role="alert" data-testid="stability-error">{e}</p> }.into_any(),
+                Some(Ok(s)) => {
+                    let names: Vec<String> = s.stability.keys().cloned().collect();
+                    let s2 = s.clone();
+                    view! {
+                        <p class="detail" data-testid="stability-halves">{format!("Half A: {}. Half B: {}. {} further seeded splits ({} distinct); {} bootstrap draws of groups within each half.", s.half_a.join(", "), s.half_b.join(", "), s.splits, s.distinct_splits, s.bootstrap)}</p>
+                        <TableView table=tv::stability_table(&s) wb=wb />
+                        <label>"scatter of "<select data-testid="stability-gap" on:change=move |ev| wb.stability_gap.set(event_target_value(&ev))>
+                            {names.into_iter().map(|n| { let (n2, n3) = (n.clone(), n.clone()); view! { <option value=n3 selected=move || wb.stability_gap.get() == n2>{n}</option> } }).collect_view()}
+                        </select></label>
+                        {move || tv::stability_scatter(&s2, &wb.stability_gap.get()).map(|svg| view! { <Figure svg=svg name=format!("stability-{}", wb.stability_gap.get_untracked()) wb=wb testid="stability-scatter" /> })}
+                    }.into_any()
+                }
+            }}
+        }.into_any(),
+    }
     }
 }
 
@@ -721,8 +1142,20 @@ fn GapsView(wb: Workbench, analysis: Analysis) -> impl IntoView {
                     wb.gap_cell.set(Some((order[row], op)));
                 }) /> }
         }}
-        {move || wb.gap_cell.get().map(|(i, op)| view! {
-            <Figure svg=views::gap_scatter(&r2, &op, Some(i)) name=format!("gap-{op}") wb=wb testid="gap-scatter" />
+        {move || wb.gap_cell.get().map(|(i, op)| {
+            let model = r2.models.get(i).cloned().unwrap_or_default();
+            let has = wb.overview.with(|o| matches!(o, Some(Ok(o)) if o.trajectories.iter().any(|t| t.model == model)));
+            let (m2, op2) = (model.clone(), op.clone());
+            view! {
+                <Figure svg=views::gap_scatter(&r2, &op, Some(i)) name=format!("gap-{op}") wb=wb testid="gap-scatter" />
+                {has.then(|| view! {
+                    <p><button class="link" data-testid="to-trajectories" on:click=move |_| {
+                        wb.traj_filter.set(TrajectoryFilter { model: Some(m2.clone()), ..Default::default() });
+                        wb.traj_order.set(TrajectoryOrder::OperationAscending(op2.clone()));
+                        wb.view.set("trajectories".into());
+                    }>{format!("{model}'s trajectories, lowest {op} score first →")}</button></p>
+                })}
+            }
         })}
     }
 }
@@ -797,9 +1230,23 @@ fn SensitivityView(wb: Workbench, analysis: Analysis) -> impl IntoView {
 #[component]
 fn SyntheticMark(wb: Workbench) -> impl IntoView {
     move || {
-        wb.analysis
-            .with(|a| a.as_ref().is_some_and(|a| a.synthetic))
-            .then(|| view! { <span class="badge synthetic small">"synthetic example"</span> })
+        // The trajectory pages show the files last opened, which may not be
+        // the analysis on screen (when that one failed).
+        let trajectory_page = TRAJECTORY_VIEWS.iter().any(|(v, _, _)| *v == wb.view.get());
+        let synthetic = if trajectory_page {
+            wb.side_source.get_value() == Source::Corpus
+        } else {
+            wb.analysis
+                .with(|a| a.as_ref().is_some_and(|a| a.synthetic))
+        };
+        synthetic.then(|| {
+            let label = if wb.source.get_value() == Source::Corpus {
+                CORPUS_LABEL
+            } else {
+                EXAMPLE_LABEL
+            };
+            view! { <span class="badge synthetic small">{label}</span> }
+        })
     }
 }
 
@@ -981,8 +1428,8 @@ fn Summary(analysis: Analysis) -> impl IntoView {
             <div class="source">
                 {if analysis.synthetic {
                     view! {
-                        <span class="badge synthetic" data-testid="synthetic-badge">"synthetic example"</span>
-                        <span class="origin">"made by gapscope's seeded generator (not real models; "<code>"gapscope synth"</code>" regenerates it)"</span>
+                        <span class="badge synthetic" data-testid="synthetic-badge">{if analysis.source == CORPUS_LABEL { CORPUS_LABEL } else { EXAMPLE_LABEL }}</span>
+                        <span class="origin">"made by gapscope's seeded generator (not real models; "<code>{if analysis.source == CORPUS_LABEL { "gapscope synth-trajectories" } else { "gapscope synth" }}</code>" regenerates it)"</span>
                     }.into_any()
                 } else {
                     view! { <span class="file">{analysis.source.clone()}</span> }.into_any()

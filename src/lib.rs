@@ -10,6 +10,7 @@
 pub mod chart;
 pub mod model;
 pub mod table;
+pub mod trajectory_views;
 pub mod views;
 
 #[cfg(target_arch = "wasm32")]

@@ -455,6 +455,99 @@ test('trajectory files split by model, with a label file, form one corpus; poole
   await wb.waitForSource('synthetic example');
 });
 
+// ---- Trajectories (issue 5) ----
+
+test('several real τ²-bench files and a label file: summary, profile, list, and an unmatched gold action', async () => {
+  const dir = join(ROOT, '../shared/data/tau2/airline/results');
+  const files = ['gpt-4.1__llm_agent__airline_test20_1trial.json', 'claude-sonnet-4-5__aide-platform__airline_1trial.json']
+    .map((f) => join(dir, f));
+  for (const f of files) assert.ok(existsSync(f), `${f} (the tests need ../shared)`);
+  // A label file for two of the simulations (ids read from the files).
+  const sims = files.map((f) => JSON.parse(readFileSync(f, 'utf8')).simulations[0].id);
+  const tmp = mkdtempSync(join(tmpdir(), 'gapscope-'));
+  const labels = join(tmp, 'labels.csv');
+  writeFileSync(labels, `trajectory_id,operation,requirement,label\n${sims[0]},PL,r1,1\n${sims[1]},PL,r1,0.5\n`);
+  await wb.fileInput.setInputFiles([...files, labels]);
+  await wb.openView('trajectories');
+  await page.getByTestId('overview-summary').waitFor({ timeout: 30_000 });
+  const profile = JSON.parse(execFileSync(CLI, ['profiles', '--trajectories', files.join(','), '--labels', labels, '--json'], { encoding: 'utf8' }));
+  const total = profile.n_total;
+  assert.match(await page.getByTestId('overview-summary').innerText(), new RegExp(`^${total} trajectories of 2 models on \\d+ tasks; 2 labelled\\.$`));
+  assert.match(await page.getByTestId('overview-notes').innerText(), /labels.csv: 2 labels applied/);
+  // The profile table equals the CLI's profile (reward per model).
+  const t = await wb.table('Operation profile from the trajectories');
+  for (const [i, m] of profile.models.entries()) {
+    const row = t.rows.find((r) => r[0] === m);
+    assert.ok(row, `row for ${m}`);
+    assert.equal(row.at(-2), shown(profile.reward[i], 1), `${m} reward`);
+  }
+  // Without a foundational profile the realization analysis says what it needs.
+  assert.match(await wb.errorMessage.innerText(), /no foundational dimensions/);
+  // Filter to trajectories that missed a gold action; open the first.
+  assert.equal(await page.getByTestId('trajectory-count').innerText(), `${total} of ${total} trajectories`);
+  await page.getByTestId('filter-gold').check();
+  const missed = Number((await page.getByTestId('trajectory-count').innerText()).split(' ')[0]);
+  assert.ok(missed > 0 && missed < total, `${missed} with missed gold actions`);
+  const first = page.locator('[data-testid=trajectory-list] tbody tr').first();
+  await first.focus();
+  await page.keyboard.press('Enter');
+  await page.getByTestId('trajectory-viewer').waitFor();
+  const unmatched = page.getByTestId('gold-unmatched');
+  assert.ok(await unmatched.count() > 0, 'the viewer highlights the gold actions not performed');
+  assert.match(await unmatched.first().innerText(), /^✗ not performed: \w+\(/);
+  assert.ok(await page.locator('[data-testid=messages] li').count() > 2, 'the conversation is shown');
+  // Keyboard: ArrowDown moves to the next row, Enter opens it.
+  const id0 = await page.getByTestId('trajectory-viewer').getAttribute('data-id');
+  await first.focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((id) => document.querySelector('[data-testid=trajectory-viewer]')?.dataset.id !== id, id0);
+  await page.screenshot({ path: join(ARTIFACTS, 'trajectories.png'), fullPage: true });
+});
+
+test('the synthetic corpus: a gap cell leads to that model\'s trajectories, and the stability table equals the CLI', async () => {
+  await page.getByTestId('load-example').click();
+  await wb.waitForSource('synthetic example');
+  await wb.openView('trajectories');
+  await page.getByTestId('load-corpus').click();
+  await wb.waitForSource('synthetic trajectories');
+  assert.equal(await wb.syntheticBadge.innerText(), 'SYNTHETIC TRAJECTORIES');
+  await page.getByTestId('overview-summary').waitFor({ timeout: 30_000 });
+  assert.equal(await page.getByTestId('overview-summary').innerText(), '900 trajectories of 15 models on 60 tasks in 12 scenario groups; 900 labelled.');
+  // From the gap heatmap to the trajectories behind a cell.
+  await wb.openView('gaps');
+  await wb.gapHeatmap.locator('td.cell[data-col="PL"]').first().click();
+  const model = await wb.gapHeatmap.locator('td.cell[data-col="PL"]').first().getAttribute('data-row');
+  await page.getByTestId('to-trajectories').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=view]')?.dataset.view === 'trajectories');
+  assert.equal(await page.getByTestId('trajectory-count').innerText(), '60 of 900 trajectories');
+  const list = await wb.table('Trajectories');
+  assert.ok(list.rows.every((r) => r[1] === model), `only ${model}`);
+  const pl = list.headers.indexOf('PL');
+  const scores = list.rows.map((r) => (r[pl] === '—' ? Infinity : Number(r[pl])));
+  assert.ok(scores.every((v, i) => i === 0 || scores[i - 1] <= v), 'lowest PL first');
+  await page.locator('[data-testid=trajectory-list] tbody tr').first().click();
+  await page.getByTestId('trajectory-viewer').waitFor();
+  assert.match(await page.getByTestId('viewer-labels').innerText(), /PL \[/);
+  // Stability: equal to `gapscope stability` on the same files and seed.
+  await wb.openView('stability');
+  await page.locator('table.data[data-title^="Cross-task stability"]').waitFor({ timeout: 60_000 });
+  const corpus = join(ROOT, 'assets/synthetic-trajectories');
+  const cli = JSON.parse(execFileSync(CLI, ['stability', '--profiles', join(corpus, 'foundational.csv'),
+    '--trajectories', join(corpus, 'trajectories.jsonl'), '--json'], { encoding: 'utf8' }));
+  const st = await wb.table('Cross-task stability');
+  assert.deepEqual(st.rows.map((r) => r[0]), Object.keys(cli.stability));
+  for (const r of st.rows) {
+    assert.equal(r[1], shown(cli.stability[r[0]].rho, 2), `${r[0]} rho`);
+  }
+  assert.equal(await page.getByTestId('stability-halves').innerText().then((t) => t.startsWith(`Half A: ${cli.half_a.join(', ')}.`)), true);
+  await page.getByTestId('stability-scatter').waitFor();
+  await page.screenshot({ path: join(ARTIFACTS, 'stability.png'), fullPage: true });
+  await page.getByTestId('load-example').click();
+  await wb.waitForSource('synthetic example');
+  await wb.openView('gaps');
+});
+
 test('a loaded file survives a reload, and one click forgets it', async () => {
   await wb.pickFile(SMALL);
   await wb.waitForSource('profiles-small.csv');

@@ -1,0 +1,354 @@
+//! View models of the trajectory pages: the operation profile with its
+//! eligible counts, the filterable trajectory list, a trajectory's messages
+//! as text, and cross-task stability (table and half-A vs half-B scatter).
+//! No leptos here; `app.rs` renders these.
+
+use gapscope_core::overview::{Overview, TrajectorySummary};
+use gapscope_core::stability::StabilityReport;
+
+use crate::chart::{self, Point};
+use crate::model::fmt;
+use crate::table::{Cell, Table};
+
+/// The trajectory and stability pages: (id, menu label, one-line explanation).
+pub const TRAJECTORY_VIEWS: [(&str, &str, &str); 2] = [
+    ("trajectories", "Trajectories", "Every trajectory behind the profiles: filter by model, task, group, reward, termination, tool errors or missed gold actions, and read one as a conversation."),
+    ("stability", "Stability", "Cross-task stability: split the scenario groups into two halves, fit the gaps on each, and rank-correlate them (Spearman) per operation and for the macro gap."),
+];
+
+/// Which trajectories the list shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TrajectoryFilter {
+    pub model: Option<String>,
+    /// A substring of the task id.
+    pub task: String,
+    pub group: Option<String>,
+    pub reward: RewardFilter,
+    pub termination: Option<String>,
+    pub tool_errors_only: bool,
+    pub gold_unmatched_only: bool,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RewardFilter {
+    #[default]
+    All,
+    /// Reward 1 (full success).
+    Success,
+    /// Reward below 1 (or missing).
+    Failure,
+}
+
+/// How the list is ordered.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum TrajectoryOrder {
+    #[default]
+    Input,
+    /// By the trajectory's score on this operation, lowest first (no score last).
+    OperationAscending(String),
+    /// By reward, lowest first.
+    Reward,
+}
+
+impl TrajectoryFilter {
+    pub fn keeps(&self, t: &TrajectorySummary) -> bool {
+        self.model.as_ref().is_none_or(|m| &t.model == m)
+            && (self.task.is_empty() || t.task_id.contains(self.task.trim()))
+            && self
+                .group
+                .as_ref()
+                .is_none_or(|g| t.group.as_ref() == Some(g))
+            && match self.reward {
+                RewardFilter::All => true,
+                RewardFilter::Success => t.reward.is_some_and(|r| r >= 1.0),
+                RewardFilter::Failure => t.reward.is_none_or(|r| r < 1.0),
+            }
+            && self
+                .termination
+                .as_ref()
+                .is_none_or(|x| t.termination_reason.as_ref() == Some(x))
+            && (!self.tool_errors_only || t.tool_errors > 0)
+            && (!self.gold_unmatched_only || t.gold_unmatched > 0)
+    }
+}
+
+/// Indices of the trajectories to show, in order.
+pub fn trajectory_rows(
+    o: &Overview,
+    filter: &TrajectoryFilter,
+    order: &TrajectoryOrder,
+) -> Vec<usize> {
+    let mut rows: Vec<usize> = (0..o.trajectories.len())
+        .filter(|&i| filter.keeps(&o.trajectories[i]))
+        .collect();
+    let key = |v: Option<f64>| v.unwrap_or(f64::INFINITY);
+    match order {
+        TrajectoryOrder::Input => {}
+        TrajectoryOrder::Reward => rows.sort_by(|&a, &b| {
+            key(o.trajectories[a].reward).total_cmp(&key(o.trajectories[b].reward))
+        }),
+        TrajectoryOrder::OperationAscending(op) => {
+            if let Some(k) = o.profile.operations.iter().position(|x| x == op) {
+                rows.sort_by(|&a, &b| {
+                    key(o.trajectories[a].scores[k]).total_cmp(&key(o.trajectories[b].scores[k]))
+                });
+            }
+        }
+    }
+    rows
+}
+
+/// Distinct values in order of first appearance.
+pub fn distinct<'a>(values: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for v in values {
+        if !out.iter().any(|x| x == v) {
+            out.push(v.to_string());
+        }
+    }
+    out
+}
+
+/// The operation profile from the trajectories, with eligible counts.
+pub fn profile_table(o: &Overview) -> Table {
+    let p = &o.profile;
+    let mut headers = vec!["Model".to_string(), "Family".to_string()];
+    for op in &p.operations {
+        headers.push(op.clone());
+        headers.push(format!("n {op}"));
+    }
+    headers.extend(["Reward".to_string(), "Trajectories".to_string()]);
+    Table {
+        title: format!(
+            "Operation profile from the trajectories ({} of {} on the {} {} tasks)",
+            p.n_used,
+            p.n_total,
+            p.tasks.len(),
+            if p.common_tasks_only {
+                "common"
+            } else {
+                "attempted"
+            }
+        ),
+        headers,
+        rows: (0..p.models.len())
+            .map(|i| {
+                let mut row = vec![
+                    Cell::text(&p.models[i]),
+                    Cell::text(p.families[i].clone().unwrap_or_else(|| "—".into())),
+                ];
+                for k in 0..p.operations.len() {
+                    row.push(Cell::num(p.scores[i][k], 1));
+                    row.push(Cell::num(Some(p.eligible[i][k] as f64), 0));
+                }
+                row.push(Cell::num(p.reward[i], 1));
+                row.push(Cell::num(Some(p.trajectories[i] as f64), 0));
+                row
+            })
+            .collect(),
+    }
+}
+
+/// The list rows as a table (for export; the page renders the same cells).
+pub fn list_table(o: &Overview, rows: &[usize]) -> Table {
+    let mut headers: Vec<String> = [
+        "Trajectory",
+        "Model",
+        "Task",
+        "Group",
+        "Reward",
+        "Termination",
+        "Tool errors",
+        "Gold missed",
+    ]
+    .map(String::from)
+    .to_vec();
+    headers.extend(o.profile.operations.iter().cloned());
+    Table {
+        title: "Trajectories".into(),
+        headers,
+        rows: rows
+            .iter()
+            .map(|&i| {
+                let t = &o.trajectories[i];
+                let mut row = vec![
+                    Cell::text(&t.id),
+                    Cell::text(&t.model),
+                    Cell::text(&t.task_id),
+                    Cell::text(t.group.clone().unwrap_or_else(|| "—".into())),
+                    Cell::num(t.reward, 2),
+                    Cell::text(t.termination_reason.clone().unwrap_or_else(|| "—".into())),
+                    Cell::num(Some(t.tool_errors as f64), 0),
+                    if t.gold_actions == 0 {
+                        Cell::text("—")
+                    } else {
+                        Cell::text(format!("{} of {}", t.gold_unmatched, t.gold_actions))
+                    },
+                ];
+                row.extend(t.scores.iter().map(|s| Cell::num(*s, 0)));
+                row
+            })
+            .collect(),
+    }
+}
+
+/// A message's content as text: strings as they are, anything else as JSON.
+pub fn content_text(v: &Option<serde_json::Value>) -> String {
+    match v {
+        None | Some(serde_json::Value::Null) => String::new(),
+        Some(serde_json::Value::String(s)) => s.clone(),
+        Some(other) => serde_json::to_string_pretty(other).unwrap_or_default(),
+    }
+}
+
+/// The stability table: ρ per operation and macro, interval, further splits.
+pub fn stability_table(s: &StabilityReport) -> Table {
+    Table {
+        title: format!(
+            "Cross-task stability: half A ({} tasks) vs half B ({} tasks), seed {}",
+            s.tasks_a, s.tasks_b, s.seed
+        ),
+        headers: [
+            "Gap",
+            "ρ (A vs B)",
+            "95% interval",
+            "Models",
+            "Median ρ",
+            "Range",
+            "Skipped draws",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: s
+            .stability
+            .iter()
+            .map(|(name, st)| {
+                vec![
+                    Cell::text(name),
+                    Cell::num(st.rho, 2),
+                    Cell::text(
+                        st.ci95
+                            .map(|[a, b]| format!("[{}, {}]", fmt(Some(a), 2), fmt(Some(b), 2)))
+                            .unwrap_or_else(|| "—".into()),
+                    ),
+                    Cell::num(Some(st.n as f64), 0),
+                    Cell::num(st.median, 2),
+                    Cell::text(
+                        st.range
+                            .map(|[a, b]| format!("{} to {}", fmt(Some(a), 2), fmt(Some(b), 2)))
+                            .unwrap_or_else(|| "—".into()),
+                    ),
+                    Cell::num(Some(st.skipped as f64), 0),
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// Half-A against half-B gaps of one operation (or `macro`), one point per model.
+pub fn stability_scatter(s: &StabilityReport, name: &str) -> Option<String> {
+    let st = s.stability.get(name)?;
+    let points: Vec<Point> = s
+        .models
+        .iter()
+        .enumerate()
+        .filter_map(|(i, m)| {
+            let (x, y) = ((*st.gaps_a.get(i)?)?, (*st.gaps_b.get(i)?)?);
+            Some(Point {
+                x,
+                y,
+                label: m.clone(),
+                colour: chart::FAMILY_COLOURS[0].to_string(),
+                tip: format!(
+                    "{m}: gap {} on half A, {} on half B",
+                    fmt(Some(x), 1),
+                    fmt(Some(y), 1)
+                ),
+                highlight: false,
+            })
+        })
+        .collect();
+    Some(chart::scatter(
+        &format!(
+            "{name}: gap on half A vs half B (ρ = {})",
+            st.rho.map_or("—".into(), |r| fmt(Some(r), 2))
+        ),
+        "gap, half A",
+        "gap, half B",
+        &points,
+        true,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use gapscope_core::overview::overview;
+
+    const FOUNDATIONAL: &str = include_str!("../assets/synthetic-trajectories/foundational.csv");
+    const TRAJECTORIES: &str = include_str!("../assets/synthetic-trajectories/trajectories.jsonl");
+
+    fn corpus() -> Overview {
+        overview(
+            &[
+                ("f.csv".to_string(), FOUNDATIONAL),
+                ("t.jsonl".to_string(), TRAJECTORIES),
+            ],
+            &Default::default(),
+        )
+        .unwrap()
+        .unwrap()
+    }
+
+    #[test]
+    fn filters_and_orders_the_list() {
+        let o = corpus();
+        let all = trajectory_rows(&o, &TrajectoryFilter::default(), &TrajectoryOrder::Input);
+        assert_eq!(all.len(), o.trajectories.len());
+        let model = o.trajectories[0].model.clone();
+        let f = TrajectoryFilter {
+            model: Some(model.clone()),
+            reward: RewardFilter::Failure,
+            ..Default::default()
+        };
+        let rows = trajectory_rows(&o, &f, &TrajectoryOrder::OperationAscending("PL".into()));
+        assert!(!rows.is_empty());
+        // Every kept row matches; every dropped row fails a condition.
+        for (i, t) in o.trajectories.iter().enumerate() {
+            assert_eq!(
+                rows.contains(&i),
+                t.model == model && t.reward.is_none_or(|r| r < 1.0)
+            );
+        }
+        let k = o.profile.operations.iter().position(|x| x == "PL").unwrap();
+        let scores: Vec<f64> = rows
+            .iter()
+            .map(|&i| o.trajectories[i].scores[k].unwrap_or(f64::INFINITY))
+            .collect();
+        assert!(scores.windows(2).all(|w| w[0] <= w[1]), "lowest PL first");
+        let t = list_table(&o, &rows);
+        assert_eq!(t.rows.len(), rows.len());
+        assert_eq!(t.headers.len(), 8 + o.profile.operations.len());
+    }
+
+    #[test]
+    fn profile_table_shows_scores_and_eligible_counts() {
+        let o = corpus();
+        let t = profile_table(&o);
+        assert_eq!(t.rows.len(), o.profile.models.len());
+        assert_eq!(t.headers[2], o.profile.operations[0]);
+        assert_eq!(t.headers[3], format!("n {}", o.profile.operations[0]));
+        assert_eq!(t.rows[0][3].display(), o.profile.eligible[0][0].to_string());
+    }
+
+    #[test]
+    fn content_is_text_or_json() {
+        assert_eq!(content_text(&None), "");
+        assert_eq!(content_text(&Some(serde_json::json!("hi"))), "hi");
+        assert_eq!(
+            content_text(&Some(serde_json::json!({"a": 1}))),
+            "{\n  \"a\": 1\n}"
+        );
+    }
+}
