@@ -898,7 +898,7 @@ pub(crate) fn well_formed(svg: &str) -> Result<(), String> {
         if tag.contains('<') {
             return Err(format!("`<` inside tag {tag:?}"));
         }
-        if tag.matches('"').count() % 2 != 0 {
+        if !tag.matches('"').count().is_multiple_of(2) {
             return Err(format!("unbalanced quotes in {tag:?}"));
         }
         if !entities_ok(tag) {
@@ -1078,7 +1078,7 @@ mod tests {
             "F",
             "x",
             "share",
-            &[l.clone()],
+            std::slice::from_ref(&l),
             Join::StepAfter,
             Some((0.0, 1.0)),
         );
