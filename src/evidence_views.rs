@@ -1153,8 +1153,10 @@ mod tests {
     const CASES: &str = include_str!("../assets/evidence/cases.jsonl");
     const TRAJECTORIES: &str = include_str!("../assets/evidence/trajectories.jsonl");
 
-    fn report() -> EvidenceReport {
-        evaluate(CASES, TRAJECTORIES, &EvidenceSettings::default()).unwrap()
+    /// The default evaluation of the committed worked set, computed once.
+    fn report() -> &'static EvidenceReport {
+        static R: std::sync::OnceLock<EvidenceReport> = std::sync::OnceLock::new();
+        R.get_or_init(|| evaluate(CASES, TRAJECTORIES, &EvidenceSettings::default()).unwrap())
     }
 
     fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
@@ -1166,7 +1168,7 @@ mod tests {
     #[test]
     fn ecs_tables_show_the_report_in_percent() {
         let r = report();
-        let t = ecs_protocol_table(&r);
+        let t = ecs_protocol_table(r);
         // Overall, Legacy, V0–V3, P-M; 1 + 3 columns per configuration.
         assert_eq!(t.rows.len(), 7);
         assert_eq!(t.headers.len(), 1 + 3 * r.configs.len());
@@ -1204,7 +1206,7 @@ mod tests {
             panic!()
         };
         assert!((s - 100.0 * sd).abs() < 1e-9);
-        let d = ecs_domain_table(&r);
+        let d = ecs_domain_table(r);
         assert_eq!(d.rows.len(), 6 + 1, "six domains and D-M");
         assert!(d.rows[6][0].display().starts_with("D-M"));
     }
@@ -1212,7 +1214,7 @@ mod tests {
     #[test]
     fn coverage_counts_infrastructure_failures_apart() {
         let r = report();
-        let t = coverage_table(&r);
+        let t = coverage_table(r);
         let all = t.rows.last().unwrap();
         // 42 cases × 2 configurations × 2 repetitions = 168 planned; 2 infra failures.
         assert_eq!(all[0].display(), "All");
@@ -1228,7 +1230,7 @@ mod tests {
     #[test]
     fn failure_bars_click_through_to_their_episodes() {
         let r = report();
-        let svg = failure_chart(&r);
+        let svg = failure_chart(r);
         chart::well_formed(&svg).unwrap();
         let mut seen = 0;
         let mut total_share = std::collections::HashMap::new();
@@ -1241,7 +1243,7 @@ mod tests {
                 attr(tag, "protocol").unwrap(),
                 attr(tag, "failure").unwrap(),
             );
-            let ids = bar_episodes(&r, c, p, f);
+            let ids = bar_episodes(r, c, p, f);
             assert!(!ids.is_empty(), "a drawn segment has episodes: {c} {p} {f}");
             for id in &ids {
                 let e = r.episodes.iter().find(|e| &e.trajectory_id == id).unwrap();
@@ -1267,10 +1269,10 @@ mod tests {
             assert!((w - 254.0).abs() < 0.5, "{c} {p}: {w}");
         }
         assert_eq!(total_share.len(), r.failures.len());
-        assert!(bar_episodes(&r, "nope", "V1", SUCCESS).is_empty());
+        assert!(bar_episodes(r, "nope", "V1", SUCCESS).is_empty());
         // The text alternative: one success row per bar plus every non-empty
         // failure segment; episodes in it add up to the scored ones.
-        let t = failure_table(&r);
+        let t = failure_table(r);
         let nonzero: usize = r
             .failures
             .iter()
@@ -1292,7 +1294,7 @@ mod tests {
     #[test]
     fn effort_curves_are_step_charts_with_a_table() {
         let r = report();
-        let charts = effort_charts(&r);
+        let charts = effort_charts(r);
         assert_eq!(
             charts.iter().map(|(p, _)| p.name()).collect::<Vec<_>>(),
             ["V0", "V1", "V2", "V3"]
@@ -1301,7 +1303,7 @@ mod tests {
             chart::well_formed(svg).unwrap();
             assert_eq!(svg.matches("<path d=").count(), r.configs.len());
         }
-        let t = effort_table(&r);
+        let t = effort_table(r);
         let corners: usize = r.effort.iter().map(|c| c.points.len().max(1)).sum();
         assert_eq!(t.rows.len(), corners);
         // The last corner of each curve is its plateau.
@@ -1315,7 +1317,7 @@ mod tests {
     #[test]
     fn paired_comparison_matches_the_documented_numbers() {
         let r = report();
-        let t = paired_table(&r);
+        let t = paired_table(r);
         assert_eq!(t.rows.len(), 1);
         let row = &t.rows[0];
         assert_eq!(row[0].display(), "Scripted / Careful − Scripted / Hasty");
@@ -1335,31 +1337,31 @@ mod tests {
             .map(|j| row[j].display().parse::<usize>().unwrap())
             .sum();
         assert_eq!(n, 42);
-        let per_case = paired_cases_table(&r, 0).unwrap();
+        let per_case = paired_cases_table(r, 0).unwrap();
         assert_eq!(per_case.rows.len(), 42);
-        assert!(paired_cases_table(&r, 1).is_none());
+        assert!(paired_cases_table(r, 1).is_none());
     }
 
     #[test]
     fn episode_list_filters() {
         let r = report();
-        let (ids, t) = episode_list(&r, &EpisodeFilter::default());
+        let (ids, t) = episode_list(r, &EpisodeFilter::default());
         assert_eq!((ids.len(), t.rows.len()), (168, 168));
         let f = EpisodeFilter {
             config: Some("Scripted / Hasty".into()),
             protocol: Some("V1".into()),
             failure: Some("early_action".into()),
         };
-        let (ids, t) = episode_list(&r, &f);
+        let (ids, t) = episode_list(r, &f);
         assert_eq!(
             ids,
-            bar_episodes(&r, "Scripted / Hasty", "V1", "early_action")
+            bar_episodes(r, "Scripted / Hasty", "V1", "early_action")
         );
         assert!(!ids.is_empty());
         assert!(t.title.contains("outcome early_action"));
         assert!(t.rows.iter().all(|row| row[7].display() == "early_action"));
         let (unscored, _) = episode_list(
-            &r,
+            r,
             &EpisodeFilter {
                 failure: Some(UNSCORED.into()),
                 ..Default::default()
@@ -1389,7 +1391,7 @@ mod tests {
             .find(|e| e.protocol == Protocol::V2 && e.success == Some(true))
             .unwrap();
         let msgs = messages_of(&e.trajectory_id);
-        let v = episode_view(&r, &e.trajectory_id, Some(&msgs)).unwrap();
+        let v = episode_view(r, &e.trajectory_id, Some(&msgs)).unwrap();
         assert_eq!(v.steps.len(), msgs.len());
         assert_eq!(v.outcome, SUCCESS);
         assert_eq!(v.steps[0].role, "user");
@@ -1439,14 +1441,14 @@ mod tests {
             e.requirements.len()
         );
         // Without the messages: the same calls, rebuilt from the ledger.
-        let bare = episode_view(&r, &e.trajectory_id, None).unwrap();
+        let bare = episode_view(r, &e.trajectory_id, None).unwrap();
         assert!(!bare.from_messages);
         assert_eq!(
             bare.steps.iter().map(|s| s.calls.len()).sum::<usize>(),
             e.calls.len()
         );
         assert!(bare.steps.iter().all(|s| s.text.is_none()));
-        assert!(episode_view(&r, "no such id", None).is_none());
+        assert!(episode_view(r, "no such id", None).is_none());
     }
 
     #[test]
@@ -1455,7 +1457,7 @@ mod tests {
         for f in [FailureType::EarlyAction, FailureType::UnresolvedReference] {
             let e = r.episodes.iter().find(|e| e.failure == Some(f)).unwrap();
             let msgs = messages_of(&e.trajectory_id);
-            let v = episode_view(&r, &e.trajectory_id, Some(&msgs)).unwrap();
+            let v = episode_view(r, &e.trajectory_id, Some(&msgs)).unwrap();
             assert_eq!(v.outcome, f.name());
             assert!(v.verdict.starts_with(f.name()));
             let step = e.failure_step.unwrap();
@@ -1494,7 +1496,7 @@ mod tests {
             })
             .unwrap();
         let msgs = messages_of(&e.trajectory_id);
-        let v = episode_view(&r, &e.trajectory_id, Some(&msgs)).unwrap();
+        let v = episode_view(r, &e.trajectory_id, Some(&msgs)).unwrap();
         let last_assistant = msgs.iter().rposition(|m| m.role == "assistant").unwrap();
         assert!(v.steps[last_assistant]
             .events
