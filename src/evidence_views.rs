@@ -1503,4 +1503,53 @@ mod tests {
             .iter()
             .any(|ev| matches!(ev, LedgerEvent::Terminal { correct: false, .. })));
     }
+
+    #[test]
+    fn names_with_markup_are_escaped_and_still_click_through() {
+        // The same worked set with a configuration named with <, > and &.
+        let odd = "Care<ful> & co";
+        let text = TRAJECTORIES.replace("Scripted / Careful", odd);
+        let settings = EvidenceSettings {
+            bootstrap: 0,
+            ..Default::default()
+        };
+        let r = evaluate(CASES, &text, &settings).unwrap();
+        let svg = failure_chart(&r);
+        chart::well_formed(&svg).unwrap();
+        assert!(!svg.contains(odd));
+        let mut found = 0;
+        for tag in svg
+            .split('<')
+            .filter(|t| t.starts_with("rect class=\"pt seg\""))
+        {
+            // What a click handler reads: the attribute value, unescaped.
+            let c = attr(tag, "config")
+                .unwrap()
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&quot;", "\"")
+                .replace("&amp;", "&");
+            if c == odd {
+                let ids = bar_episodes(
+                    &r,
+                    &c,
+                    attr(tag, "protocol").unwrap(),
+                    attr(tag, "failure").unwrap(),
+                );
+                found += ids.len();
+            }
+        }
+        // Careful: 84 planned runs, one of them an infrastructure failure.
+        let scored = r
+            .episodes
+            .iter()
+            .filter(|e| e.scored && e.config == odd)
+            .count();
+        assert_eq!(found, scored);
+        assert_eq!(scored, 83);
+        for (_, svg) in effort_charts(&r) {
+            chart::well_formed(&svg).unwrap();
+            assert!(svg.contains("Care&lt;ful&gt; &amp; co"));
+        }
+    }
 }
