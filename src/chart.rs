@@ -545,6 +545,395 @@ pub fn slope(title: &str, left: &str, right: &str, items: &[SlopeItem]) -> Strin
     out
 }
 
+/// Colours of the hatched (second-cycle) segments and legend entries: a
+/// palette colour with white diagonal stripes, so more than eight categories
+/// stay apart without leaving the colour-blind-safe palette.
+fn hatch_defs(out: &mut String, colours: &[&str]) {
+    if colours.is_empty() {
+        return;
+    }
+    out.push_str("<defs>");
+    for c in colours {
+        let _ = write!(
+            out,
+            r##"<pattern id="hatch-{id}" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="{c}"/><line x1="0" y1="0" x2="0" y2="6" stroke="#ffffff" stroke-width="2.5"/></pattern>"##,
+            id = c.trim_start_matches('#'),
+        );
+    }
+    out.push_str("</defs>");
+}
+
+fn fill_of(colour: &str, hatch: bool) -> String {
+    if hatch {
+        format!("url(#hatch-{})", colour.trim_start_matches('#'))
+    } else {
+        colour.to_string()
+    }
+}
+
+fn data_attrs(data: &[(&'static str, String)]) -> String {
+    data.iter()
+        .map(|(k, v)| format!(r#" data-{k}="{}""#, esc(v)))
+        .collect()
+}
+
+/// One segment of a stacked bar: its length, colour (optionally hatched),
+/// hover text and `data-*` attributes (name without the `data-` prefix) for
+/// click handling.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Segment {
+    pub value: f64,
+    pub colour: String,
+    pub hatch: bool,
+    pub tip: String,
+    pub data: Vec<(&'static str, String)>,
+}
+
+/// One horizontal stacked bar.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StackedBar {
+    pub label: String,
+    pub segments: Vec<Segment>,
+}
+
+/// A legend entry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LegendItem {
+    pub label: String,
+    pub colour: String,
+    pub hatch: bool,
+}
+
+/// Horizontal stacked bars from 0, one band per bar, with a legend below.
+/// Segments of zero length are left out. The height grows with the bars.
+pub fn stacked_bars(
+    title: &str,
+    x_label: &str,
+    bars: &[StackedBar],
+    legend: &[LegendItem],
+) -> String {
+    const LABEL_W: f64 = 170.0;
+    const BAND: f64 = 24.0;
+    let plot_h = BAND * bars.len().max(1) as f64;
+    let legend_rows = legend.len().div_ceil(2);
+    let h = MT + plot_h + 40.0 + 16.0 * legend_rows as f64 + 8.0;
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {h}" width="{W}" height="{h}" role="img" aria-label="{t}" font-family="system-ui, sans-serif" font-size="11"><title>{t}</title><desc>{d}</desc><rect width="{W}" height="{h}" fill="#ffffff"/><text x="16" y="18" font-size="13" font-weight="600" fill="#222">{t}</text>"##,
+        t = esc(title),
+        d = esc(&format!(
+            "Stacked bar chart of {x_label}, {} bars, {} categories",
+            bars.len(),
+            legend.len()
+        )),
+    );
+    let mut hatched: Vec<&str> = Vec::new();
+    for c in bars
+        .iter()
+        .flat_map(|b| {
+            b.segments
+                .iter()
+                .filter(|s| s.hatch)
+                .map(|s| s.colour.as_str())
+        })
+        .chain(legend.iter().filter(|l| l.hatch).map(|l| l.colour.as_str()))
+    {
+        if !hatched.contains(&c) {
+            hatched.push(c);
+        }
+    }
+    hatch_defs(&mut out, &hatched);
+    let total = bars
+        .iter()
+        .map(|b| b.segments.iter().map(|s| s.value.max(0.0)).sum::<f64>())
+        .fold(0.0f64, f64::max);
+    let x1 = if total > 0.0 { total } else { 1.0 };
+    let xs = Scale {
+        d0: 0.0,
+        d1: x1,
+        r0: LABEL_W,
+        r1: W - MR,
+        log: false,
+    };
+    let bottom = MT + plot_h;
+    for t in nice_ticks(0.0, x1) {
+        let x = xs.at(t);
+        let _ = write!(
+            out,
+            r##"<line x1="{x:.1}" x2="{x:.1}" y1="{MT}" y2="{bottom}" stroke="{GRID}"/><text x="{x:.1}" y="{ty}" text-anchor="middle" fill="{AXIS}">{l}</text>"##,
+            ty = bottom + 14.0,
+            l = tick_label(t)
+        );
+    }
+    let _ = write!(
+        out,
+        r##"<text x="{cx}" y="{ly}" text-anchor="middle" fill="#333">{xl}</text>"##,
+        cx = (LABEL_W + W - MR) / 2.0,
+        ly = bottom + 28.0,
+        xl = esc(x_label)
+    );
+    for (i, b) in bars.iter().enumerate() {
+        let y = MT + BAND * i as f64;
+        let _ = write!(
+            out,
+            r##"<text x="{:.1}" y="{:.1}" text-anchor="end" fill="#333">{}</text>"##,
+            LABEL_W - 5.0,
+            y + BAND / 2.0 + 3.5,
+            esc(&b.label)
+        );
+        let mut acc = 0.0;
+        for s in b.segments.iter().filter(|s| s.value > 0.0) {
+            let (a, c) = (xs.at(acc), xs.at(acc + s.value));
+            acc += s.value;
+            let _ = write!(
+                out,
+                r##"<rect class="pt seg" x="{a:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{}" stroke="#ffffff" stroke-width="0.5" tabindex="0" data-tip="{}"{}/>"##,
+                y + BAND * 0.15,
+                c - a,
+                BAND * 0.7,
+                fill_of(&s.colour, s.hatch),
+                esc(&s.tip),
+                data_attrs(&s.data)
+            );
+        }
+    }
+    let _ = write!(
+        out,
+        r##"<line x1="{LABEL_W}" x2="{LABEL_W}" y1="{MT}" y2="{bottom}" stroke="#222"/>"##
+    );
+    for (k, l) in legend.iter().enumerate() {
+        let (col, row) = (k % 2, k / 2);
+        let lx = 16.0 + col as f64 * (W / 2.0);
+        let ly = bottom + 40.0 + 16.0 * row as f64;
+        let _ = write!(
+            out,
+            r##"<g transform="translate({lx} {ly})"><rect x="0" y="-9" width="12" height="12" fill="{}" stroke="#888" stroke-width="0.5"/><text x="17" y="1" fill="#333">{}</text></g>"##,
+            fill_of(&l.colour, l.hatch),
+            esc(&l.label)
+        );
+    }
+    out.push_str("</svg>");
+    out
+}
+
+/// A point of a [`Line`]: `y` undefined leaves a gap; `ci` draws a whisker.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinePoint {
+    pub x: f64,
+    pub y: Option<f64>,
+    pub ci: Option<[f64; 2]>,
+    /// Hover text of the marker (no marker when empty).
+    pub tip: String,
+}
+
+/// One series of [`lines`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    pub name: String,
+    pub colour: String,
+    pub dash: &'static str,
+    pub points: Vec<LinePoint>,
+}
+
+/// How [`lines`] joins consecutive points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Join {
+    /// Straight segments.
+    Straight,
+    /// A step function continuous from the right: the value holds until the
+    /// next point's x, then jumps.
+    StepAfter,
+}
+
+/// Lines over linear axes, with optional 95% whiskers (dodged sideways by
+/// series so they do not overlap) and a fixed y range if given.
+pub fn lines(
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    series: &[Line],
+    join: Join,
+    y_range: Option<(f64, f64)>,
+) -> String {
+    let mut out = String::new();
+    open(
+        &mut out,
+        title,
+        &format!(
+            "Line chart of {y_label} against {x_label}, {} series{}",
+            series.len(),
+            if series
+                .iter()
+                .flat_map(|s| &s.points)
+                .any(|p| p.ci.is_some())
+            {
+                ", with 95% intervals"
+            } else {
+                ""
+            }
+        ),
+    );
+    let (x0, x1) = padded(series.iter().flat_map(|s| s.points.iter().map(|p| p.x)));
+    let (y0, y1) = y_range.unwrap_or_else(|| {
+        padded(series.iter().flat_map(|s| {
+            s.points
+                .iter()
+                .flat_map(|p| p.y.into_iter().chain(p.ci.into_iter().flatten()))
+        }))
+    });
+    let xs = Scale {
+        d0: x0,
+        d1: x1,
+        r0: ML,
+        r1: W - MR,
+        log: false,
+    };
+    let ys = Scale {
+        d0: y0,
+        d1: y1,
+        r0: H - MB,
+        r1: MT,
+        log: false,
+    };
+    axes(
+        &mut out,
+        &xs,
+        &ys,
+        &nice_ticks(x0, x1),
+        &nice_ticks(y0, y1),
+        x_label,
+        y_label,
+    );
+    let n = series.len() as f64;
+    for (k, s) in series.iter().enumerate() {
+        let dodge = (k as f64 - (n - 1.0) / 2.0) * 3.0;
+        let mut d = String::new();
+        let mut last: Option<(f64, f64)> = None;
+        for p in &s.points {
+            let Some(y) = p.y else {
+                last = None;
+                continue;
+            };
+            let (px, py) = (xs.at(p.x), ys.at(y));
+            match (last, join) {
+                (None, _) => {
+                    let _ = write!(d, "{}M{px:.1},{py:.1}", if d.is_empty() { "" } else { " " });
+                }
+                (Some(_), Join::Straight) => {
+                    let _ = write!(d, " L{px:.1},{py:.1}");
+                }
+                (Some((_, ly)), Join::StepAfter) => {
+                    let _ = write!(d, " L{px:.1},{ly:.1} L{px:.1},{py:.1}");
+                }
+            }
+            last = Some((px, py));
+        }
+        let _ = write!(
+            out,
+            r##"<path d="{d}" fill="none" stroke="{c}" stroke-width="2" stroke-dasharray="{dash}"/><g transform="translate({lx} {ly})"><line x1="0" x2="18" y1="0" y2="0" stroke="{c}" stroke-width="2" stroke-dasharray="{dash}"/><text x="22" y="4" fill="#333">{name}</text></g>"##,
+            c = s.colour,
+            dash = s.dash,
+            lx = W - MR - 130.0,
+            ly = MT + 14.0 + 14.0 * k as f64,
+            name = esc(&s.name)
+        );
+        for p in &s.points {
+            let cx = xs.at(p.x) + dodge;
+            if let Some([lo, hi]) = p.ci {
+                let (a, b) = (ys.at(lo), ys.at(hi));
+                let _ = write!(
+                    out,
+                    r##"<line x1="{cx:.1}" x2="{cx:.1}" y1="{a:.1}" y2="{b:.1}" stroke="{c}" stroke-width="1.5"/><line x1="{:.1}" x2="{:.1}" y1="{a:.1}" y2="{a:.1}" stroke="{c}"/><line x1="{:.1}" x2="{:.1}" y1="{b:.1}" y2="{b:.1}" stroke="{c}"/>"##,
+                    cx - 3.0,
+                    cx + 3.0,
+                    cx - 3.0,
+                    cx + 3.0,
+                    c = s.colour
+                );
+            }
+            if let (Some(y), false) = (p.y, p.tip.is_empty()) {
+                let _ = write!(
+                    out,
+                    r##"<circle class="pt" cx="{cx:.1}" cy="{:.1}" r="3" fill="{}" tabindex="0" data-tip="{}"/>"##,
+                    ys.at(y),
+                    s.colour,
+                    esc(&p.tip)
+                );
+            }
+        }
+    }
+    out.push_str("</svg>");
+    out
+}
+
+/// Test helper: checks that an SVG string is well-formed XML as far as these
+/// charts go: balanced and properly nested tags, quoted attributes, and every
+/// `&` an entity.
+#[cfg(test)]
+pub(crate) fn well_formed(svg: &str) -> Result<(), String> {
+    fn entities_ok(s: &str) -> bool {
+        s.match_indices('&').all(|(i, _)| {
+            let rest = &s[i..];
+            ["&amp;", "&lt;", "&gt;", "&quot;", "&apos;"]
+                .iter()
+                .any(|e| rest.starts_with(e))
+        })
+    }
+    let mut stack: Vec<String> = Vec::new();
+    let mut rest = svg;
+    let mut roots = 0;
+    while let Some(i) = rest.find('<') {
+        let text = &rest[..i];
+        if !entities_ok(text) {
+            return Err(format!("bare & in text {text:?}"));
+        }
+        if stack.is_empty() && !text.trim().is_empty() {
+            return Err(format!("text outside the root: {text:?}"));
+        }
+        let after = &rest[i + 1..];
+        let j = after.find('>').ok_or("unterminated tag")?;
+        let tag = &after[..j];
+        rest = &after[j + 1..];
+        if tag.contains('<') {
+            return Err(format!("`<` inside tag {tag:?}"));
+        }
+        if !tag.matches('"').count().is_multiple_of(2) {
+            return Err(format!("unbalanced quotes in {tag:?}"));
+        }
+        if !entities_ok(tag) {
+            return Err(format!("bare & in tag {tag:?}"));
+        }
+        if let Some(name) = tag.strip_prefix('/') {
+            match stack.pop() {
+                Some(open) if open == name.trim() => {}
+                other => return Err(format!("</{name}> closes {other:?}")),
+            }
+        } else {
+            let name: String = tag
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect();
+            if name.is_empty() {
+                return Err(format!("bad tag {tag:?}"));
+            }
+            if stack.is_empty() {
+                roots += 1;
+            }
+            if !tag.ends_with('/') {
+                stack.push(name);
+            }
+        }
+    }
+    if !stack.is_empty() {
+        return Err(format!("unclosed {stack:?}"));
+    }
+    if roots != 1 || !rest.trim().is_empty() {
+        return Err(format!("{roots} root elements, trailing {rest:?}"));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -607,5 +996,102 @@ mod tests {
             assert!(s.contains(&format!(">{d}</text>")), "tick {d} in {s}");
         }
         assert!(s.contains("α = 10"));
+    }
+
+    #[test]
+    fn well_formed_catches_what_it_should() {
+        assert!(well_formed("<svg><g><rect/></g></svg>").is_ok());
+        assert!(well_formed("<svg><g></svg>").is_err());
+        assert!(well_formed("<svg><text>a & b</text></svg>").is_err());
+        assert!(well_formed(r#"<svg><g data-tip="a<b"/></svg>"#).is_err());
+        assert!(well_formed("<svg/><svg/>").is_err());
+    }
+
+    #[test]
+    fn stacked_bars_carry_data_attributes_and_escape() {
+        let seg = |v: f64, c: &str, hatch: bool, f: &str| Segment {
+            value: v,
+            colour: c.into(),
+            hatch,
+            tip: format!("{f} & more"),
+            data: vec![("config", "A<1".into()), ("failure", f.into())],
+        };
+        let bars = vec![
+            StackedBar {
+                label: "A · V1".into(),
+                segments: vec![
+                    seg(0.25, "#0072B2", false, "x"),
+                    seg(0.0, "#E69F00", false, "zero"),
+                    seg(0.75, "#009E73", true, "y"),
+                ],
+            },
+            StackedBar {
+                label: "B".into(),
+                segments: vec![seg(1.0, "#0072B2", false, "x")],
+            },
+        ];
+        let legend = vec![LegendItem {
+            label: "y".into(),
+            colour: "#009E73".into(),
+            hatch: true,
+        }];
+        let s = stacked_bars("Shares", "share", &bars, &legend);
+        well_formed(&s).unwrap();
+        // Zero-length segments are left out: 3 of 4.
+        assert_eq!(s.matches("class=\"pt seg\"").count(), 3);
+        assert!(s.contains(r#"data-config="A&lt;1""#) && s.contains("x &amp; more"));
+        assert!(s.contains("url(#hatch-009E73)") && s.contains("<pattern id=\"hatch-009E73\""));
+        // Full bar: from the label column (x = 170) to the right edge (440 − 16):
+        // a quarter is 0.25 × 254 = 63.5 px wide; the first band starts at
+        // MT = 30 and the bar at 30 + 0.15 × 24 = 33.6.
+        assert!(s.contains(r#"x="170.0" y="33.6" width="63.5""#), "{s}");
+    }
+
+    #[test]
+    fn step_lines_hold_then_jump() {
+        let l = Line {
+            name: "A".into(),
+            colour: "#000".into(),
+            dash: "",
+            points: vec![
+                LinePoint {
+                    x: 0.0,
+                    y: Some(0.0),
+                    ci: None,
+                    tip: String::new(),
+                },
+                LinePoint {
+                    x: 1.0,
+                    y: Some(0.5),
+                    ci: Some([0.25, 0.75]),
+                    tip: "p".into(),
+                },
+                LinePoint {
+                    x: 2.0,
+                    y: Some(1.0),
+                    ci: None,
+                    tip: "q".into(),
+                },
+            ],
+        };
+        let s = lines(
+            "F",
+            "x",
+            "share",
+            std::slice::from_ref(&l),
+            Join::StepAfter,
+            Some((0.0, 1.0)),
+        );
+        well_formed(&s).unwrap();
+        // x: 0..2 padded by 6% → [−0.12, 2.12] over 56..424; y: 0..1 over 294..30.
+        // x = 0 → 56 + 0.12 / 2.24 × 368 = 75.7; x = 1 → 240.0; x = 2 → 404.3;
+        // y = 0 → 294, 0.5 → 162, 1 → 30.
+        assert!(
+            s.contains("M75.7,294.0 L240.0,294.0 L240.0,162.0 L404.3,162.0 L404.3,30.0"),
+            "{s}"
+        );
+        assert_eq!(s.matches("<circle").count(), 2, "no marker without a tip");
+        let straight = lines("F", "x", "share", &[l], Join::Straight, Some((0.0, 1.0)));
+        assert!(straight.contains("M75.7,294.0 L240.0,162.0 L404.3,30.0"));
     }
 }

@@ -8,7 +8,9 @@
 //! builds leptos.
 
 pub mod chart;
+pub mod evidence_views;
 pub mod model;
+pub mod runtime_views;
 pub mod table;
 pub mod trajectory_views;
 pub mod views;

@@ -1,0 +1,1555 @@
+//! View models of the "Evidence to action" page (docs/evidence.md): tables
+//! and figures built from an [`EvidenceReport`] (`evidence::evaluate`), the
+//! episode ids behind each bar segment for click-through, the filterable
+//! episode list, and an episode view model that replays one trajectory
+//! message by message with its ledger events. No leptos here; every number
+//! is a field of the report (rates are shown in percent).
+
+use gapscope_core::evidence::score::{Check, Environment, Via};
+use gapscope_core::evidence::{Episode, EvidenceReport, FailureType, MeanSd, Protocol};
+use gapscope_core::trajectory::Message;
+
+use crate::chart::{self, Join, LegendItem, Line, LinePoint, Segment, StackedBar, FAMILY_COLOURS};
+use crate::model::fmt;
+use crate::table::{Cell, Table};
+
+/// The page's sub-views, in menu order: (id, label, one-line explanation).
+pub const EVIDENCE_VIEWS: [(&str, &str, &str); 7] = [
+    ("ecs", "ECS", "Evidence-consistent success: the share of scored episodes where every action was supported by evidence observed before it, per protocol and domain (mean ± SD over repetitions)."),
+    ("coverage", "Coverage", "Which planned runs were scored; infrastructure failures and missing runs are counted apart, never as agent failures."),
+    ("failures", "Failure types", "Why episodes failed, per configuration and protocol (stacked bars). Click a segment for its episodes."),
+    ("effort", "Investigation effort", "Share of episodes that completed the required reads using at most x times the required number of information calls."),
+    ("paired", "Paired comparison", "Two configurations on the same cases: per-case ECS difference with a bootstrap 95% interval, and McNemar's exact test."),
+    ("episodes", "Episodes", "Every episode with its case, configuration, verdict and failure type; filter by configuration, protocol and failure."),
+    ("episode", "Episode replay", "One trajectory message by message: the tool calls, when each requirement was established, and why each action was or was not supported."),
+];
+
+/// The `data-failure` value (and filter value) of supported episodes.
+pub const SUCCESS: &str = "success";
+/// Filter value of unscored (infrastructure-failure) episodes.
+pub const UNSCORED: &str = "unscored";
+
+/// Okabe–Ito bluish green: supported, established.
+pub const GOOD: &str = "#009E73";
+/// Okabe–Ito vermillion: failed, not established.
+pub const BAD: &str = "#D55E00";
+/// Grey of supported segments in the failure chart.
+const SUCCESS_FILL: &str = "#d9d9d9";
+
+fn pct(v: Option<f64>) -> Option<f64> {
+    v.map(|x| x * 100.0)
+}
+
+/// Colour of a failure type: the palette in the spec's order; types beyond
+/// the eighth reuse a colour with hatching (`true`).
+pub fn failure_colour(f: FailureType) -> (&'static str, bool) {
+    let k = FailureType::ALL.iter().position(|x| *x == f).unwrap_or(0);
+    (
+        FAMILY_COLOURS[k % FAMILY_COLOURS.len()],
+        k >= FAMILY_COLOURS.len(),
+    )
+}
+
+fn config_colour(r: &EvidenceReport, config: &str) -> &'static str {
+    let k = r.configs.iter().position(|c| c == config).unwrap_or(0);
+    FAMILY_COLOURS[k % FAMILY_COLOURS.len()]
+}
+
+fn mean_sd_cells(m: Option<&MeanSd>) -> [Cell; 3] {
+    [
+        Cell::num(pct(m.and_then(|m| m.mean)), 1),
+        Cell::num(pct(m.and_then(|m| m.sd)), 1),
+        Cell::text(m.map_or("0".into(), |m| m.n.to_string())),
+    ]
+}
+
+fn per_config_headers(r: &EvidenceReport, first: &str) -> Vec<String> {
+    let mut h = vec![first.to_string()];
+    for c in &r.configs {
+        h.push(format!("{c} ECS %"));
+        h.push(format!("{c} SD"));
+        h.push(format!("{c} n"));
+    }
+    h
+}
+
+/// ECS per protocol: overall, each protocol, and the protocol macro P-M;
+/// per configuration the mean and sample SD across repetitions (percent) and
+/// the repetitions where it is defined.
+pub fn ecs_protocol_table(r: &EvidenceReport) -> Table {
+    let mut rows = Vec::new();
+    let mut row =
+        |label: String, pick: &dyn Fn(&gapscope_core::evidence::ConfigEcs) -> Option<MeanSd>| {
+            let mut cells = vec![Cell::text(label)];
+            for c in &r.ecs {
+                cells.extend(mean_sd_cells(pick(c).as_ref()));
+            }
+            rows.push(cells);
+        };
+    row("Overall".into(), &|c| Some(c.summary.overall));
+    for p in &r.protocols {
+        row(p.name().into(), &|c| {
+            c.summary.by_protocol.get(p.name()).copied()
+        });
+    }
+    row("P-M (protocol macro)".into(), &|c| {
+        Some(c.summary.protocol_macro)
+    });
+    Table {
+        title: format!(
+            "ECS per protocol (percent; mean ± SD over {} repetition{})",
+            r.repetitions.len(),
+            if r.repetitions.len() == 1 { "" } else { "s" }
+        ),
+        headers: per_config_headers(r, "Protocol"),
+        rows,
+    }
+}
+
+/// ECS per domain and the domain macro D-M, as [`ecs_protocol_table`].
+pub fn ecs_domain_table(r: &EvidenceReport) -> Table {
+    let mut rows = Vec::new();
+    let mut row =
+        |label: String, pick: &dyn Fn(&gapscope_core::evidence::ConfigEcs) -> Option<MeanSd>| {
+            let mut cells = vec![Cell::text(label)];
+            for c in &r.ecs {
+                cells.extend(mean_sd_cells(pick(c).as_ref()));
+            }
+            rows.push(cells);
+        };
+    for d in &r.domains {
+        row(d.clone(), &|c| c.summary.by_domain.get(d).copied());
+    }
+    row("D-M (domain macro)".into(), &|c| {
+        Some(c.summary.domain_macro)
+    });
+    Table {
+        title: format!(
+            "ECS per domain (percent; mean ± SD over {} repetition{})",
+            r.repetitions.len(),
+            if r.repetitions.len() == 1 { "" } else { "s" }
+        ),
+        headers: per_config_headers(r, "Domain"),
+        rows,
+    }
+}
+
+/// Coverage per configuration and in total.
+pub fn coverage_table(r: &EvidenceReport) -> Table {
+    Table {
+        title: "Coverage: scored of planned runs (infrastructure failures are not agent failures)"
+            .into(),
+        headers: [
+            "Configuration",
+            "Planned",
+            "Scored",
+            "Coverage %",
+            "Infrastructure failures",
+            "Missing",
+            "Unscored episodes",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: r
+            .coverage
+            .iter()
+            .map(|c| {
+                vec![
+                    Cell::text(c.config.clone().unwrap_or_else(|| "All".into())),
+                    Cell::text(c.planned.to_string()),
+                    Cell::text(c.scored.to_string()),
+                    Cell::num(pct(c.coverage), 1),
+                    Cell::text(c.infrastructure_failures.to_string()),
+                    Cell::text(c.missing.to_string()),
+                    Cell::text(c.infrastructure_failure_ids.join(", ")),
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// The failure decomposition as stacked bars: one bar per configuration ×
+/// protocol, segments = supported (grey) then each failure type, lengths =
+/// shares (within each repetition, then averaged). Every segment carries
+/// `data-config`, `data-protocol` and `data-failure` (a failure name or
+/// [`SUCCESS`]); [`bar_episodes`] gives its episode ids.
+pub fn failure_chart(r: &EvidenceReport) -> String {
+    let bars: Vec<StackedBar> = r
+        .failures
+        .iter()
+        .map(|b| {
+            let data = |f: &str| {
+                vec![
+                    ("config", b.config.clone()),
+                    ("protocol", b.protocol.name().to_string()),
+                    ("failure", f.to_string()),
+                ]
+            };
+            let mut segments = vec![Segment {
+                value: b.success_share.unwrap_or(0.0),
+                colour: SUCCESS_FILL.into(),
+                hatch: false,
+                tip: format!(
+                    "{} · {}\nsupported: {} of {} scored ({} %)",
+                    b.config,
+                    b.protocol.name(),
+                    b.successes,
+                    b.scored,
+                    fmt(pct(b.success_share), 1)
+                ),
+                data: data(SUCCESS),
+            }];
+            for s in &b.segments {
+                let (colour, hatch) = failure_colour(s.failure);
+                segments.push(Segment {
+                    value: s.share.unwrap_or(0.0),
+                    colour: colour.into(),
+                    hatch,
+                    tip: format!(
+                        "{} · {}\n{}: {} of {} scored ({} %)\nclick for the episodes",
+                        b.config,
+                        b.protocol.name(),
+                        s.failure.name(),
+                        s.count,
+                        b.scored,
+                        fmt(pct(s.share), 1)
+                    ),
+                    data: data(s.failure.name()),
+                });
+            }
+            StackedBar {
+                label: format!("{} · {}", b.config, b.protocol.name()),
+                segments,
+            }
+        })
+        .collect();
+    let mut legend = vec![LegendItem {
+        label: "supported".into(),
+        colour: SUCCESS_FILL.into(),
+        hatch: false,
+    }];
+    legend.extend(FailureType::ALL.iter().map(|f| {
+        let (colour, hatch) = failure_colour(*f);
+        LegendItem {
+            label: f.name().into(),
+            colour: colour.into(),
+            hatch,
+        }
+    }));
+    chart::stacked_bars(
+        "Failure decomposition per configuration and protocol",
+        "share of scored episodes (per repetition, averaged)",
+        &bars,
+        &legend,
+    )
+}
+
+/// The episode ids behind one bar segment (`failure`: a failure name or
+/// [`SUCCESS`]); empty when there is no such bar.
+pub fn bar_episodes(
+    r: &EvidenceReport,
+    config: &str,
+    protocol: &str,
+    failure: &str,
+) -> Vec<String> {
+    let Some(bar) = r
+        .failures
+        .iter()
+        .find(|b| b.config == config && b.protocol.name() == protocol)
+    else {
+        return Vec::new();
+    };
+    if failure == SUCCESS {
+        return r
+            .episodes
+            .iter()
+            .filter(|e| {
+                e.scored
+                    && e.success == Some(true)
+                    && e.config == config
+                    && e.protocol == bar.protocol
+            })
+            .map(|e| e.trajectory_id.clone())
+            .collect();
+    }
+    bar.segments
+        .iter()
+        .find(|s| s.failure.name() == failure)
+        .map(|s| s.episode_ids.clone())
+        .unwrap_or_default()
+}
+
+/// The failure chart as a table: every outcome with at least one episode,
+/// per configuration × protocol (the chart's text alternative).
+pub fn failure_table(r: &EvidenceReport) -> Table {
+    let mut rows = Vec::new();
+    for b in &r.failures {
+        rows.push(vec![
+            Cell::text(&b.config),
+            Cell::text(b.protocol.name()),
+            Cell::text(SUCCESS),
+            Cell::text(b.successes.to_string()),
+            Cell::text(b.scored.to_string()),
+            Cell::num(pct(b.success_share), 1),
+        ]);
+        for s in b.segments.iter().filter(|s| s.count > 0) {
+            rows.push(vec![
+                Cell::text(&b.config),
+                Cell::text(b.protocol.name()),
+                Cell::text(s.failure.name()),
+                Cell::text(s.count.to_string()),
+                Cell::text(b.scored.to_string()),
+                Cell::num(pct(s.share), 1),
+            ]);
+        }
+    }
+    Table {
+        title: "Failure decomposition (outcomes with at least one episode)".into(),
+        headers: [
+            "Configuration",
+            "Protocol",
+            "Outcome",
+            "Episodes",
+            "Scored",
+            "Share %",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+    }
+}
+
+/// The protocols that have effort curves, in order.
+pub fn effort_protocols(r: &EvidenceReport) -> Vec<Protocol> {
+    r.protocols
+        .iter()
+        .copied()
+        .filter(|p| r.effort.iter().any(|c| c.protocol == *p))
+        .collect()
+}
+
+/// Investigation-effort step curves, one chart per protocol (one line per
+/// configuration): from (0, 0) through the report's corners, held to the
+/// largest effort of the protocol.
+pub fn effort_charts(r: &EvidenceReport) -> Vec<(Protocol, String)> {
+    effort_protocols(r)
+        .into_iter()
+        .map(|p| {
+            let curves: Vec<_> = r.effort.iter().filter(|c| c.protocol == p).collect();
+            let x_end = curves
+                .iter()
+                .flat_map(|c| c.episode_points.iter().map(|e| e.normalized_effort))
+                .fold(1.0f64, f64::max);
+            let lines: Vec<Line> = curves
+                .iter()
+                .enumerate()
+                .map(|(k, c)| {
+                    let mut points = vec![LinePoint {
+                        x: 0.0,
+                        y: Some(0.0),
+                        ci: None,
+                        tip: String::new(),
+                    }];
+                    points.extend(c.points.iter().map(|[x, y]| LinePoint {
+                        x: *x,
+                        y: Some(*y),
+                        ci: None,
+                        tip: format!(
+                            "{} · {}\neffort ≤ {}: {} % complete",
+                            c.config,
+                            p.name(),
+                            fmt(Some(*x), 2),
+                            fmt(Some(y * 100.0), 1)
+                        ),
+                    }));
+                    let last = points.last().map_or(0.0, |q| q.y.unwrap_or(0.0));
+                    points.push(LinePoint {
+                        x: x_end,
+                        y: Some(last),
+                        ci: None,
+                        tip: String::new(),
+                    });
+                    Line {
+                        name: c.config.clone(),
+                        colour: config_colour(r, &c.config).into(),
+                        dash: if k % 2 == 0 { "" } else { "5 3" },
+                        points,
+                    }
+                })
+                .collect();
+            let svg = chart::lines(
+                &format!("Investigation effort, {}", p.name()),
+                "information calls / required reads",
+                "share complete",
+                &lines,
+                Join::StepAfter,
+                Some((0.0, 1.0)),
+            );
+            (p, svg)
+        })
+        .collect()
+}
+
+/// The effort curves as a table: one row per corner, plus each curve's
+/// plateau and denominator.
+pub fn effort_table(r: &EvidenceReport) -> Table {
+    let mut rows = Vec::new();
+    for c in &r.effort {
+        for [x, y] in &c.points {
+            rows.push(vec![
+                Cell::text(&c.config),
+                Cell::text(c.protocol.name()),
+                Cell::num(Some(*x), 2),
+                Cell::num(Some(y * 100.0), 1),
+                Cell::num(pct(c.plateau), 1),
+                Cell::text(c.episodes.to_string()),
+            ]);
+        }
+        if c.points.is_empty() {
+            rows.push(vec![
+                Cell::text(&c.config),
+                Cell::text(c.protocol.name()),
+                Cell::num(None, 2),
+                Cell::num(None, 1),
+                Cell::num(pct(c.plateau), 1),
+                Cell::text(c.episodes.to_string()),
+            ]);
+        }
+    }
+    Table {
+        title: "Investigation effort: share complete with effort ≤ x (per repetition, averaged)"
+            .into(),
+        headers: [
+            "Configuration",
+            "Protocol",
+            "Effort ≤ x",
+            "Share complete %",
+            "Plateau %",
+            "Episodes",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+    }
+}
+
+/// Paired comparisons, one row each: the mean per-case difference in ECS
+/// points with its bootstrap interval, how many cases favour each side, and
+/// McNemar's exact test on the (case, repetition) pairs.
+pub fn paired_table(r: &EvidenceReport) -> Table {
+    Table {
+        title: format!(
+            "Paired configuration comparisons (A − B; bootstrap over cases, {} draws, seed {})",
+            r.settings.bootstrap, r.settings.seed
+        ),
+        headers: [
+            "A − B",
+            "Cases",
+            "Mean difference (points)",
+            "95% interval",
+            "Cases A better",
+            "Cases equal",
+            "Cases B better",
+            "Only A succeeds",
+            "Only B succeeds",
+            "Both succeed",
+            "Both fail",
+            "McNemar p",
+            "Unscored A",
+            "Unscored B",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: r
+            .paired
+            .iter()
+            .map(|p| {
+                let better = |s: f64| p.per_case.iter().filter(|c| c.difference * s > 0.0).count();
+                let equal = p.per_case.iter().filter(|c| c.difference == 0.0).count();
+                vec![
+                    Cell::text(format!("{} − {}", p.a, p.b)),
+                    Cell::text(p.cases.to_string()),
+                    Cell::num(pct(p.mean_difference), 1),
+                    Cell::Interval {
+                        value: p.interval.map(|[a, b]| [a * 100.0, b * 100.0]),
+                        decimals: 1,
+                    },
+                    Cell::text(better(1.0).to_string()),
+                    Cell::text(equal.to_string()),
+                    Cell::text(better(-1.0).to_string()),
+                    Cell::text(p.mcnemar.only_a.to_string()),
+                    Cell::text(p.mcnemar.only_b.to_string()),
+                    Cell::text(p.mcnemar.both_succeed.to_string()),
+                    Cell::text(p.mcnemar.both_fail.to_string()),
+                    Cell::Num {
+                        value: Some(p.mcnemar.p_value),
+                        decimals: 4,
+                    },
+                    Cell::text(p.unscored_a.to_string()),
+                    Cell::text(p.unscored_b.to_string()),
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// The per-case differences of one comparison (`k`: index into `paired`).
+pub fn paired_cases_table(r: &EvidenceReport, k: usize) -> Option<Table> {
+    let p = r.paired.get(k)?;
+    Some(Table {
+        title: format!(
+            "Per-case ECS, {} − {} (averaged over repetitions; unscored runs count 0)",
+            p.a, p.b
+        ),
+        headers: vec![
+            "Case".into(),
+            "Protocol".into(),
+            format!("{} ECS", p.a),
+            format!("{} ECS", p.b),
+            "Difference".into(),
+        ],
+        rows: p
+            .per_case
+            .iter()
+            .map(|c| {
+                vec![
+                    Cell::text(&c.case_id),
+                    Cell::text(c.protocol.name()),
+                    Cell::num(Some(c.ecs_a), 2),
+                    Cell::num(Some(c.ecs_b), 2),
+                    Cell::num(Some(c.difference), 2),
+                ]
+            })
+            .collect(),
+    })
+}
+
+/// Which episodes the list shows; `None` fields do not filter. `failure` is
+/// a failure name, [`SUCCESS`] or [`UNSCORED`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EpisodeFilter {
+    pub config: Option<String>,
+    pub protocol: Option<String>,
+    pub failure: Option<String>,
+}
+
+impl EpisodeFilter {
+    pub fn accepts(&self, e: &Episode) -> bool {
+        self.config.as_ref().is_none_or(|c| &e.config == c)
+            && self
+                .protocol
+                .as_ref()
+                .is_none_or(|p| e.protocol.name() == p)
+            && self.failure.as_deref().is_none_or(|f| match f {
+                SUCCESS => e.scored && e.success == Some(true),
+                UNSCORED => !e.scored,
+                name => e.failure.is_some_and(|x| x.name() == name),
+            })
+    }
+}
+
+/// The outcome of an episode as one word: [`SUCCESS`], [`UNSCORED`] or the
+/// failure type.
+pub fn outcome(e: &Episode) -> &'static str {
+    match (e.scored, e.failure) {
+        (false, _) => UNSCORED,
+        (true, Some(f)) => f.name(),
+        (true, None) => SUCCESS,
+    }
+}
+
+/// The episode list under a filter: the ids (row order, for click-through)
+/// and the table.
+pub fn episode_list(r: &EvidenceReport, filter: &EpisodeFilter) -> (Vec<String>, Table) {
+    let eps: Vec<&Episode> = r.episodes.iter().filter(|e| filter.accepts(e)).collect();
+    let mut parts = Vec::new();
+    for (name, v) in [
+        ("configuration", &filter.config),
+        ("protocol", &filter.protocol),
+        ("outcome", &filter.failure),
+    ] {
+        if let Some(v) = v {
+            parts.push(format!("{name} {v}"));
+        }
+    }
+    let table = Table {
+        title: format!(
+            "Episodes ({} of {}{})",
+            eps.len(),
+            r.episodes.len(),
+            if parts.is_empty() {
+                String::new()
+            } else {
+                format!("; {}", parts.join(", "))
+            }
+        ),
+        headers: [
+            "Episode",
+            "Case",
+            "Domain",
+            "Protocol",
+            "Configuration",
+            "Repetition",
+            "ECS",
+            "Failure type",
+            "Failure step",
+            "Reason",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: eps
+            .iter()
+            .map(|e| {
+                vec![
+                    Cell::text(&e.trajectory_id),
+                    Cell::text(&e.case_id),
+                    Cell::text(&e.domain),
+                    Cell::text(e.protocol.name()),
+                    Cell::text(&e.config),
+                    Cell::text(e.repetition.to_string()),
+                    Cell::num(e.success.map(|s| f64::from(u8::from(s))), 0),
+                    Cell::text(match (e.scored, e.failure) {
+                        (false, _) => "unscored (infrastructure failure)".to_string(),
+                        (true, Some(f)) => f.name().to_string(),
+                        (true, None) => "—".to_string(),
+                    }),
+                    Cell::text(e.failure_step.map_or("—".into(), |s| s.to_string())),
+                    Cell::text(e.failure_reason.clone().unwrap_or_default()),
+                ]
+            })
+            .collect(),
+    };
+    (eps.iter().map(|e| e.trajectory_id.clone()).collect(), table)
+}
+
+/// Good (green), bad (red) or neutral: how an event is coloured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    Good,
+    Bad,
+    Neutral,
+}
+
+impl Tone {
+    /// A CSS class name: `green`, `red` or `neutral`.
+    pub fn class(self) -> &'static str {
+        match self {
+            Tone::Good => "green",
+            Tone::Bad => "red",
+            Tone::Neutral => "neutral",
+        }
+    }
+
+    pub fn colour(self) -> &'static str {
+        match self {
+            Tone::Good => GOOD,
+            Tone::Bad => BAD,
+            Tone::Neutral => "#555555",
+        }
+    }
+}
+
+/// A ledger event attached to the message where it happens.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LedgerEvent {
+    /// A requirement became established (at the message where the evidence
+    /// was observed).
+    Established {
+        requirement: String,
+        fact: String,
+        /// `read`, `action result` or `confirming read`.
+        via: &'static str,
+        /// The establishing call.
+        call_step: usize,
+    },
+    /// A consequential call was checked (at the message that issued it).
+    Action {
+        call_step: usize,
+        tool: String,
+        /// The spec action it targets.
+        target: Option<String>,
+        supported: bool,
+        /// The failure type when not supported.
+        verdict: Option<FailureType>,
+        /// The first failing check's detail, or why it was supported.
+        reason: String,
+        /// Every check: (check, passed, detail).
+        checks: Vec<(&'static str, bool, String)>,
+        /// `applied`, `rejected` or `no result`.
+        environment: &'static str,
+        /// Requirements of the target and the step of the call that
+        /// established each before the action (`None`: not established).
+        support: Vec<(String, Option<usize>)>,
+    },
+    /// A `ref` argument: the producer's result feeding the consumer's argument
+    /// (at the consumer's message).
+    Reference {
+        producer_action: String,
+        producer_step: Option<usize>,
+        consumer_action: String,
+        consumer_step: usize,
+        argument: String,
+        expected: Option<String>,
+        given: Option<String>,
+        resolved: bool,
+    },
+    /// The scored terminal output (V0, Legacy), at the last assistant message.
+    Terminal {
+        output: Option<String>,
+        expected: String,
+        correct: bool,
+        detail: String,
+    },
+}
+
+impl LedgerEvent {
+    pub fn tone(&self) -> Tone {
+        match self {
+            LedgerEvent::Established { .. } => Tone::Good,
+            LedgerEvent::Action { supported, .. } => {
+                if *supported {
+                    Tone::Good
+                } else {
+                    Tone::Bad
+                }
+            }
+            LedgerEvent::Reference { resolved, .. }
+            | LedgerEvent::Terminal {
+                correct: resolved, ..
+            } => {
+                if *resolved {
+                    Tone::Good
+                } else {
+                    Tone::Bad
+                }
+            }
+        }
+    }
+
+    /// One line for the replay.
+    pub fn summary(&self) -> String {
+        match self {
+            LedgerEvent::Established {
+                requirement,
+                fact,
+                via,
+                call_step,
+            } => format!("requirement {requirement} established ({fact}) by step {call_step}, {via}"),
+            LedgerEvent::Action {
+                call_step,
+                tool,
+                target,
+                supported,
+                reason,
+                ..
+            } => format!(
+                "step {call_step}: {tool}{} {}: {reason}",
+                target.as_ref().map_or(String::new(), |t| format!(" → {t}")),
+                if *supported { "supported" } else { "unsupported" }
+            ),
+            LedgerEvent::Reference {
+                producer_action,
+                producer_step,
+                consumer_action,
+                consumer_step,
+                argument,
+                expected,
+                given,
+                resolved,
+            } => format!(
+                "reference {producer_action} (step {}) → {consumer_action} (step {consumer_step}) argument `{argument}`: {}",
+                producer_step.map_or("—".into(), |s| s.to_string()),
+                if *resolved {
+                    format!("resolved ({})", given.clone().unwrap_or_default())
+                } else {
+                    format!(
+                        "unresolved: given {}, expected {}",
+                        given.clone().unwrap_or_else(|| "nothing".into()),
+                        expected.clone().unwrap_or_else(|| "an observed result".into())
+                    )
+                }
+            ),
+            LedgerEvent::Terminal {
+                output,
+                expected,
+                correct,
+                detail,
+            } => format!(
+                "terminal {}: {} (expected {expected}){}",
+                output.clone().unwrap_or_else(|| "missing".into()),
+                if *correct { "correct" } else { "wrong" },
+                if detail.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {detail}")
+                }
+            ),
+        }
+    }
+}
+
+/// A tool call issued in a message.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallView {
+    pub step: usize,
+    pub call_id: String,
+    pub tool: String,
+    /// `information`, `consequential` or `unknown`.
+    pub class: &'static str,
+    /// Compact JSON.
+    pub args: String,
+    /// The message holding its result.
+    pub result_message: Option<usize>,
+    pub status: Option<String>,
+    /// Information calls: position among them and whether within the budget.
+    pub read_index: Option<usize>,
+    pub within_budget: Option<bool>,
+}
+
+/// A tool result received in a message.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResultView {
+    pub step: usize,
+    pub call_id: String,
+    pub tool: String,
+    pub status: Option<String>,
+    /// Compact JSON of the result (or the whole content).
+    pub content: String,
+}
+
+/// One message of the replay.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepView {
+    /// 0-based message index.
+    pub message: usize,
+    pub role: String,
+    /// The message text (none for tool messages whose result is shown in
+    /// `results`, or when the messages were not supplied).
+    pub text: Option<String>,
+    pub calls: Vec<CallView>,
+    pub results: Vec<ResultView>,
+    pub events: Vec<LedgerEvent>,
+    /// Requirements established up to and including this message.
+    pub established_so_far: Vec<String>,
+    /// The episode's failing call was issued here.
+    pub failure_here: bool,
+}
+
+/// A requirement at the end of the episode.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RequirementView {
+    pub id: String,
+    pub fact: String,
+    /// The establishing call's step and the message where it was observed.
+    pub established: Option<(usize, usize)>,
+    pub read_beyond_budget: bool,
+    pub tone: Tone,
+}
+
+/// One episode for the step-by-step replay.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EpisodeView {
+    pub trajectory_id: String,
+    pub case_id: String,
+    pub instruction: String,
+    pub domain: String,
+    pub protocol: String,
+    pub config: String,
+    pub repetition: u32,
+    pub scored: bool,
+    /// [`SUCCESS`], [`UNSCORED`] or the failure type.
+    pub outcome: &'static str,
+    /// e.g. "early_action at step 3: …".
+    pub verdict: String,
+    pub read_budget: Option<u64>,
+    pub information_calls: usize,
+    pub required_reads: usize,
+    pub normalized_effort: Option<f64>,
+    pub requirements: Vec<RequirementView>,
+    pub steps: Vec<StepView>,
+    /// `true` when built from the trajectory's messages, `false` when
+    /// reconstructed from the ledger alone (no user text, no final answer).
+    pub from_messages: bool,
+}
+
+fn json_text(v: &impl ToString) -> String {
+    v.to_string()
+}
+
+fn via_name(v: Via) -> &'static str {
+    match v {
+        Via::Read => "read",
+        Via::ActionResult => "action result",
+        Via::Confirm => "confirming read",
+    }
+}
+
+fn check_name(c: Check) -> &'static str {
+    match c {
+        Check::Target => "target",
+        Check::After => "after",
+        Check::Requires => "requires",
+        Check::Literals => "literal arguments",
+        Check::References => "reference arguments",
+    }
+}
+
+/// One episode for the replay. `messages`: the trajectory's messages (from
+/// `evidence::score::read_trajectories` over the same file), giving every
+/// message with its role and text; without them the steps are rebuilt from
+/// the ledger (the messages that issued or answered a call). `None` when the
+/// report has no episode with this id.
+pub fn episode_view(
+    r: &EvidenceReport,
+    trajectory_id: &str,
+    messages: Option<&[Message]>,
+) -> Option<EpisodeView> {
+    let e = r
+        .episodes
+        .iter()
+        .find(|e| e.trajectory_id == trajectory_id)?;
+    let case = r.cases.iter().find(|c| c.case_id == e.case_id);
+    // The message indices the replay shows.
+    let mut indices: Vec<usize> = match messages {
+        Some(m) => (0..m.len()).collect(),
+        None => e
+            .calls
+            .iter()
+            .flat_map(|c| std::iter::once(c.message).chain(c.result_message))
+            .collect(),
+    };
+    let last_assistant = messages.and_then(|m| m.iter().rposition(|x| x.role == "assistant"));
+    if messages.is_none() && e.terminal.is_some() {
+        // The terminal comes after every call.
+        let end = indices.iter().max().map_or(0, |m| m + 1);
+        indices.push(end);
+    }
+    indices.sort_unstable();
+    indices.dedup();
+    let terminal_at = last_assistant.or_else(|| indices.last().copied());
+
+    let mut events: Vec<(usize, LedgerEvent)> = Vec::new();
+    for q in &e.requirements {
+        if let Some(est) = &q.established {
+            events.push((
+                est.observed_at,
+                LedgerEvent::Established {
+                    requirement: q.id.clone(),
+                    fact: q.fact.clone(),
+                    via: via_name(est.via),
+                    call_step: est.step,
+                },
+            ));
+        }
+    }
+    for a in &e.actions {
+        let failing = a.checks.iter().find(|c| !c.passed);
+        events.push((
+            a.message,
+            LedgerEvent::Action {
+                call_step: a.step,
+                tool: a.tool.clone(),
+                target: a.target.clone(),
+                supported: a.verdict.is_none(),
+                verdict: a.verdict,
+                reason: match (a.verdict, failing) {
+                    (Some(f), Some(c)) => format!("{f}: {}", c.detail),
+                    (Some(f), None) => f.to_string(),
+                    (None, _) => "every check passed".into(),
+                },
+                checks: a
+                    .checks
+                    .iter()
+                    .map(|c| (check_name(c.check), c.passed, c.detail.clone()))
+                    .collect(),
+                environment: match a.environment {
+                    Environment::Applied => "applied",
+                    Environment::Rejected => "rejected",
+                    Environment::NoResult => "no result",
+                },
+                support: a
+                    .support
+                    .iter()
+                    .map(|s| {
+                        (
+                            s.requirement.clone(),
+                            s.established.as_ref().map(|x| x.step),
+                        )
+                    })
+                    .collect(),
+            },
+        ));
+    }
+    for x in &e.references {
+        let at = e
+            .calls
+            .iter()
+            .find(|c| c.step == x.consumer_step)
+            .map_or(0, |c| c.message);
+        events.push((
+            at,
+            LedgerEvent::Reference {
+                producer_action: x.producer_action.clone(),
+                producer_step: x.producer_step,
+                consumer_action: x.consumer_action.clone(),
+                consumer_step: x.consumer_step,
+                argument: x.argument.clone(),
+                expected: x.expected.as_ref().map(json_text),
+                given: x.given.as_ref().map(json_text),
+                resolved: x.resolved,
+            },
+        ));
+    }
+    if let (Some(t), Some(at)) = (&e.terminal, terminal_at) {
+        events.push((
+            at,
+            LedgerEvent::Terminal {
+                output: t.output.as_ref().map(json_text),
+                expected: t.expected.name().to_string(),
+                correct: t.correct,
+                detail: t.detail.clone(),
+            },
+        ));
+    }
+    let failure_message = e
+        .failure_step
+        .and_then(|s| e.calls.iter().find(|c| c.step == s))
+        .map(|c| c.message);
+
+    let mut so_far: Vec<String> = Vec::new();
+    let steps = indices
+        .iter()
+        .map(|&k| {
+            let msg = messages.and_then(|m| m.get(k));
+            let calls: Vec<CallView> = e
+                .calls
+                .iter()
+                .filter(|c| c.message == k)
+                .map(|c| CallView {
+                    step: c.step,
+                    call_id: c.call_id.clone(),
+                    tool: c.tool.clone(),
+                    class: match c.class {
+                        gapscope_core::evidence::score::CallClass::Information => "information",
+                        gapscope_core::evidence::score::CallClass::Consequential => "consequential",
+                        gapscope_core::evidence::score::CallClass::Unknown => "unknown",
+                    },
+                    args: c.args.to_string(),
+                    result_message: c.result_message,
+                    status: c.status.clone(),
+                    read_index: c.read_index,
+                    within_budget: c.within_budget,
+                })
+                .collect();
+            let results: Vec<ResultView> = e
+                .calls
+                .iter()
+                .filter(|c| c.result_message == Some(k))
+                .map(|c| ResultView {
+                    step: c.step,
+                    call_id: c.call_id.clone(),
+                    tool: c.tool.clone(),
+                    status: c.status.clone(),
+                    content: c
+                        .result
+                        .as_ref()
+                        .map(json_text)
+                        .or_else(|| {
+                            msg.and_then(|m| m.content.as_ref())
+                                .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+                        })
+                        .unwrap_or_default(),
+                })
+                .collect();
+            let role = match msg {
+                Some(m) => m.role.clone(),
+                None if !results.is_empty() => "tool".into(),
+                None => "assistant".into(),
+            };
+            let text = msg.and_then(|m| {
+                if m.role == "tool" && !results.is_empty() {
+                    return None;
+                }
+                m.content
+                    .as_ref()
+                    .filter(|v| !v.is_null())
+                    .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+            });
+            let here: Vec<LedgerEvent> = events
+                .iter()
+                .filter(|(at, _)| *at == k)
+                .map(|(_, ev)| ev.clone())
+                .collect();
+            for ev in &here {
+                if let LedgerEvent::Established { requirement, .. } = ev {
+                    so_far.push(requirement.clone());
+                }
+            }
+            StepView {
+                message: k,
+                role,
+                text,
+                calls,
+                results,
+                events: here,
+                established_so_far: so_far.clone(),
+                failure_here: failure_message == Some(k),
+            }
+        })
+        .collect();
+
+    Some(EpisodeView {
+        trajectory_id: e.trajectory_id.clone(),
+        case_id: e.case_id.clone(),
+        instruction: case.map(|c| c.instruction.clone()).unwrap_or_default(),
+        domain: e.domain.clone(),
+        protocol: e.protocol.name().to_string(),
+        config: e.config.clone(),
+        repetition: e.repetition,
+        scored: e.scored,
+        outcome: outcome(e),
+        verdict: match (e.scored, e.failure) {
+            (false, _) => "unscored (infrastructure failure): not an agent failure".into(),
+            (true, None) => "supported: every action backed by evidence observed before it".into(),
+            (true, Some(f)) => format!(
+                "{f}{}{}",
+                e.failure_step
+                    .map_or(" (end of episode)".into(), |s| format!(" at step {s}")),
+                e.failure_reason
+                    .as_ref()
+                    .map_or(String::new(), |r| format!(": {r}"))
+            ),
+        },
+        read_budget: case.and_then(|c| c.read_budget),
+        information_calls: e.information_calls,
+        required_reads: e.required_reads,
+        normalized_effort: e.normalized_effort,
+        requirements: e
+            .requirements
+            .iter()
+            .map(|q| RequirementView {
+                id: q.id.clone(),
+                fact: q.fact.clone(),
+                established: q.established.as_ref().map(|x| (x.step, x.observed_at)),
+                read_beyond_budget: q.read_beyond_budget,
+                tone: if q.established.is_some() {
+                    Tone::Good
+                } else {
+                    Tone::Bad
+                },
+            })
+            .collect(),
+        steps,
+        from_messages: messages.is_some(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gapscope_core::evidence::score::read_trajectories;
+    use gapscope_core::evidence::{evaluate, EvidenceSettings};
+
+    const CASES: &str = include_str!("../assets/evidence/cases.jsonl");
+    const TRAJECTORIES: &str = include_str!("../assets/evidence/trajectories.jsonl");
+
+    /// The default evaluation of the committed worked set, computed once.
+    fn report() -> &'static EvidenceReport {
+        static R: std::sync::OnceLock<EvidenceReport> = std::sync::OnceLock::new();
+        R.get_or_init(|| evaluate(CASES, TRAJECTORIES, &EvidenceSettings::default()).unwrap())
+    }
+
+    fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+        let key = format!(" data-{name}=\"");
+        let i = tag.find(&key)? + key.len();
+        Some(&tag[i..i + tag[i..].find('"')?])
+    }
+
+    #[test]
+    fn ecs_tables_show_the_report_in_percent() {
+        let r = report();
+        let t = ecs_protocol_table(r);
+        // Overall, Legacy, V0–V3, P-M; 1 + 3 columns per configuration.
+        assert_eq!(t.rows.len(), 7);
+        assert_eq!(t.headers.len(), 1 + 3 * r.configs.len());
+        assert_eq!(t.headers[1], "Scripted / Careful ECS %");
+        // docs/evidence.md (CLI on the committed set): Careful 75.9 ± 3.0 %,
+        // Hasty 37.3 ± 4.5 %; P-M 74.9 and 35.3.
+        assert_eq!(t.rows[0][1].display(), "75.9");
+        assert_eq!(t.rows[0][2].display(), "3.0");
+        assert_eq!(t.rows[0][3].display(), "2");
+        assert_eq!(t.rows[0][4].display(), "37.3");
+        assert_eq!(t.rows[0][5].display(), "4.5");
+        assert_eq!(t.rows[6][1].display(), "74.9");
+        assert_eq!(t.rows[6][4].display(), "35.3");
+        // Independently: Careful's overall ECS per repetition counted from the
+        // episodes, then mean and sample SD of the two.
+        let per_rep: Vec<f64> = r
+            .repetitions
+            .iter()
+            .map(|&rep| {
+                let eps: Vec<_> = r
+                    .episodes
+                    .iter()
+                    .filter(|e| e.config == "Scripted / Careful" && e.repetition == rep && e.scored)
+                    .collect();
+                eps.iter().filter(|e| e.failure.is_none()).count() as f64 / eps.len() as f64
+            })
+            .collect();
+        let mean = (per_rep[0] + per_rep[1]) / 2.0;
+        let sd = ((per_rep[0] - mean).powi(2) + (per_rep[1] - mean).powi(2)).sqrt();
+        let Cell::Num { value: Some(v), .. } = t.rows[0][1] else {
+            panic!()
+        };
+        assert!((v - 100.0 * mean).abs() < 1e-9);
+        let Cell::Num { value: Some(s), .. } = t.rows[0][2] else {
+            panic!()
+        };
+        assert!((s - 100.0 * sd).abs() < 1e-9);
+        let d = ecs_domain_table(r);
+        assert_eq!(d.rows.len(), 6 + 1, "six domains and D-M");
+        assert!(d.rows[6][0].display().starts_with("D-M"));
+    }
+
+    #[test]
+    fn coverage_counts_infrastructure_failures_apart() {
+        let r = report();
+        let t = coverage_table(r);
+        let all = t.rows.last().unwrap();
+        // 42 cases × 2 configurations × 2 repetitions = 168 planned; 2 infra failures.
+        assert_eq!(all[0].display(), "All");
+        assert_eq!(
+            (all[1].display(), all[2].display()),
+            ("168".into(), "166".into())
+        );
+        assert_eq!(all[3].display(), fmt(Some(166.0 / 168.0 * 100.0), 1));
+        assert_eq!(all[4].display(), "2");
+        assert_eq!(all[6].display().matches(", ").count(), 1, "two ids");
+    }
+
+    #[test]
+    fn failure_bars_click_through_to_their_episodes() {
+        let r = report();
+        let svg = failure_chart(r);
+        chart::well_formed(&svg).unwrap();
+        let mut seen = 0;
+        let mut total_share = std::collections::HashMap::new();
+        for tag in svg
+            .split('<')
+            .filter(|t| t.starts_with("rect class=\"pt seg\""))
+        {
+            let (c, p, f) = (
+                attr(tag, "config").unwrap(),
+                attr(tag, "protocol").unwrap(),
+                attr(tag, "failure").unwrap(),
+            );
+            let ids = bar_episodes(r, c, p, f);
+            assert!(!ids.is_empty(), "a drawn segment has episodes: {c} {p} {f}");
+            for id in &ids {
+                let e = r.episodes.iter().find(|e| &e.trajectory_id == id).unwrap();
+                assert_eq!(
+                    (e.config.as_str(), e.protocol.name(), outcome(e)),
+                    (c, p, f)
+                );
+            }
+            seen += ids.len();
+            let w: f64 = attr(tag, "tip").map_or(0.0, |_| {
+                let i = tag.find("width=\"").unwrap() + 7;
+                tag[i..i + tag[i..].find('"').unwrap()].parse().unwrap()
+            });
+            *total_share
+                .entry((c.to_string(), p.to_string()))
+                .or_insert(0.0) += w;
+        }
+        // Every scored episode sits in exactly one drawn segment.
+        assert_eq!(seen, r.episodes.iter().filter(|e| e.scored).count());
+        assert_eq!(seen, 166);
+        // Each bar spans the full width 254 px (shares sum to 1), to rounding.
+        for ((c, p), w) in &total_share {
+            assert!((w - 254.0).abs() < 0.5, "{c} {p}: {w}");
+        }
+        assert_eq!(total_share.len(), r.failures.len());
+        assert!(bar_episodes(r, "nope", "V1", SUCCESS).is_empty());
+        // The text alternative: one success row per bar plus every non-empty
+        // failure segment; episodes in it add up to the scored ones.
+        let t = failure_table(r);
+        let nonzero: usize = r
+            .failures
+            .iter()
+            .map(|b| b.segments.iter().filter(|s| s.count > 0).count())
+            .sum();
+        assert_eq!(t.rows.len(), r.failures.len() + nonzero);
+        let sum: usize = t
+            .rows
+            .iter()
+            .map(|row| row[3].display().parse::<usize>().unwrap())
+            .sum();
+        assert_eq!(sum, 166);
+        // All ten failure types occur in the worked set (docs/evidence.md).
+        for f in FailureType::ALL {
+            assert!(t.rows.iter().any(|row| row[2].display() == f.name()), "{f}");
+        }
+    }
+
+    #[test]
+    fn effort_curves_are_step_charts_with_a_table() {
+        let r = report();
+        let charts = effort_charts(r);
+        assert_eq!(
+            charts.iter().map(|(p, _)| p.name()).collect::<Vec<_>>(),
+            ["V0", "V1", "V2", "V3"]
+        );
+        for (_, svg) in &charts {
+            chart::well_formed(svg).unwrap();
+            assert_eq!(svg.matches("<path d=").count(), r.configs.len());
+        }
+        let t = effort_table(r);
+        let corners: usize = r.effort.iter().map(|c| c.points.len().max(1)).sum();
+        assert_eq!(t.rows.len(), corners);
+        // The last corner of each curve is its plateau.
+        for c in &r.effort {
+            if let Some([_, y]) = c.points.last() {
+                assert!((y - c.plateau.unwrap()).abs() < 1e-12);
+            }
+        }
+    }
+
+    #[test]
+    fn paired_comparison_matches_the_documented_numbers() {
+        let r = report();
+        let t = paired_table(r);
+        assert_eq!(t.rows.len(), 1);
+        let row = &t.rows[0];
+        assert_eq!(row[0].display(), "Scripted / Careful − Scripted / Hasty");
+        // docs/evidence.md: +38.1 points [19.0, 56.0]; McNemar 44 vs 12, p = 2.1e-5.
+        assert_eq!(row[2].display(), "38.1");
+        assert_eq!(row[3].display(), "[19.0, 56.0]");
+        assert_eq!(
+            (row[7].display(), row[8].display()),
+            ("44".into(), "12".into())
+        );
+        let Cell::Num { value: Some(p), .. } = row[11] else {
+            panic!()
+        };
+        assert!((p - 2.1e-5).abs() < 0.05e-5, "{p}");
+        // Cases better / equal / worse add up to the cases.
+        let n: usize = (4..7)
+            .map(|j| row[j].display().parse::<usize>().unwrap())
+            .sum();
+        assert_eq!(n, 42);
+        let per_case = paired_cases_table(r, 0).unwrap();
+        assert_eq!(per_case.rows.len(), 42);
+        assert!(paired_cases_table(r, 1).is_none());
+    }
+
+    #[test]
+    fn episode_list_filters() {
+        let r = report();
+        let (ids, t) = episode_list(r, &EpisodeFilter::default());
+        assert_eq!((ids.len(), t.rows.len()), (168, 168));
+        let f = EpisodeFilter {
+            config: Some("Scripted / Hasty".into()),
+            protocol: Some("V1".into()),
+            failure: Some("early_action".into()),
+        };
+        let (ids, t) = episode_list(r, &f);
+        assert_eq!(
+            ids,
+            bar_episodes(r, "Scripted / Hasty", "V1", "early_action")
+        );
+        assert!(!ids.is_empty());
+        assert!(t.title.contains("outcome early_action"));
+        assert!(t.rows.iter().all(|row| row[7].display() == "early_action"));
+        let (unscored, _) = episode_list(
+            r,
+            &EpisodeFilter {
+                failure: Some(UNSCORED.into()),
+                ..Default::default()
+            },
+        );
+        assert_eq!(unscored.len(), 2);
+    }
+
+    fn messages_of(id: &str) -> Vec<Message> {
+        let cases = gapscope_core::evidence::spec::read_cases(CASES).unwrap();
+        read_trajectories(TRAJECTORIES, &cases)
+            .unwrap()
+            .into_iter()
+            .find(|t| t.id == id)
+            .unwrap()
+            .messages
+    }
+
+    #[test]
+    fn episode_view_replays_a_supported_chain() {
+        let r = report();
+        // A supported V2 episode: every action supported, each requirement
+        // established at the message of its result, references resolved.
+        let e = r
+            .episodes
+            .iter()
+            .find(|e| e.protocol == Protocol::V2 && e.success == Some(true))
+            .unwrap();
+        let msgs = messages_of(&e.trajectory_id);
+        let v = episode_view(r, &e.trajectory_id, Some(&msgs)).unwrap();
+        assert_eq!(v.steps.len(), msgs.len());
+        assert_eq!(v.outcome, SUCCESS);
+        assert_eq!(v.steps[0].role, "user");
+        assert!(v.steps[0].text.as_deref().unwrap().len() > 10);
+        let calls: usize = v.steps.iter().map(|s| s.calls.len()).sum();
+        assert_eq!(calls, e.calls.len());
+        let mut established = 0;
+        let mut refs = 0;
+        for s in &v.steps {
+            for ev in &s.events {
+                match ev {
+                    LedgerEvent::Established { call_step, .. } => {
+                        established += 1;
+                        // Observed where the establishing call's result arrived.
+                        let call = e.calls.iter().find(|c| c.step == *call_step).unwrap();
+                        assert_eq!(call.result_message, Some(s.message));
+                        assert!(s.results.iter().any(|x| x.step == *call_step));
+                        assert_eq!(ev.tone().class(), "green");
+                    }
+                    LedgerEvent::Action {
+                        call_step,
+                        supported,
+                        ..
+                    } => {
+                        assert!(supported);
+                        assert!(s.calls.iter().any(|c| c.step == *call_step));
+                    }
+                    LedgerEvent::Reference {
+                        consumer_step,
+                        resolved,
+                        producer_step,
+                        ..
+                    } => {
+                        refs += 1;
+                        assert!(*resolved && producer_step.unwrap() < *consumer_step);
+                        assert!(s.calls.iter().any(|c| c.step == *consumer_step));
+                    }
+                    LedgerEvent::Terminal { .. } => {}
+                }
+            }
+        }
+        assert_eq!(established, e.requirements.len());
+        assert_eq!(refs, e.references.len());
+        assert!(refs >= 1, "a V2 chain passes a result on");
+        assert_eq!(
+            v.steps.last().unwrap().established_so_far.len(),
+            e.requirements.len()
+        );
+        // Without the messages: the same calls, rebuilt from the ledger.
+        let bare = episode_view(r, &e.trajectory_id, None).unwrap();
+        assert!(!bare.from_messages);
+        assert_eq!(
+            bare.steps.iter().map(|s| s.calls.len()).sum::<usize>(),
+            e.calls.len()
+        );
+        assert!(bare.steps.iter().all(|s| s.text.is_none()));
+        assert!(episode_view(r, "no such id", None).is_none());
+    }
+
+    #[test]
+    fn episode_view_marks_the_failing_action() {
+        let r = report();
+        for f in [FailureType::EarlyAction, FailureType::UnresolvedReference] {
+            let e = r.episodes.iter().find(|e| e.failure == Some(f)).unwrap();
+            let msgs = messages_of(&e.trajectory_id);
+            let v = episode_view(r, &e.trajectory_id, Some(&msgs)).unwrap();
+            assert_eq!(v.outcome, f.name());
+            assert!(v.verdict.starts_with(f.name()));
+            let step = e.failure_step.unwrap();
+            let at = v.steps.iter().find(|s| s.failure_here).unwrap();
+            assert!(at.calls.iter().any(|c| c.step == step));
+            let bad = at.events.iter().find(
+                |ev| matches!(ev, LedgerEvent::Action { call_step, .. } if *call_step == step),
+            );
+            let Some(LedgerEvent::Action {
+                supported,
+                verdict,
+                reason,
+                ..
+            }) = bad
+            else {
+                panic!("no action event at the failing step")
+            };
+            assert!(!supported && *verdict == Some(f) && reason.starts_with(f.name()));
+            assert_eq!(bad.unwrap().tone(), Tone::Bad);
+            if f == FailureType::UnresolvedReference {
+                assert!(at.events.iter().any(|ev| matches!(
+                    ev,
+                    LedgerEvent::Reference {
+                        resolved: false,
+                        ..
+                    }
+                )));
+            }
+        }
+        // A V0 episode ends with its scored terminal.
+        let e = r
+            .episodes
+            .iter()
+            .find(|e| {
+                e.failure == Some(FailureType::WrongTerminalLabel) && e.protocol == Protocol::V0
+            })
+            .unwrap();
+        let msgs = messages_of(&e.trajectory_id);
+        let v = episode_view(r, &e.trajectory_id, Some(&msgs)).unwrap();
+        let last_assistant = msgs.iter().rposition(|m| m.role == "assistant").unwrap();
+        assert!(v.steps[last_assistant]
+            .events
+            .iter()
+            .any(|ev| matches!(ev, LedgerEvent::Terminal { correct: false, .. })));
+    }
+
+    #[test]
+    fn names_with_markup_are_escaped_and_still_click_through() {
+        // The same worked set with a configuration named with <, > and &.
+        let odd = "Care<ful> & co";
+        let text = TRAJECTORIES.replace("Scripted / Careful", odd);
+        let settings = EvidenceSettings {
+            bootstrap: 0,
+            ..Default::default()
+        };
+        let r = evaluate(CASES, &text, &settings).unwrap();
+        let svg = failure_chart(&r);
+        chart::well_formed(&svg).unwrap();
+        assert!(!svg.contains(odd));
+        let mut found = 0;
+        for tag in svg
+            .split('<')
+            .filter(|t| t.starts_with("rect class=\"pt seg\""))
+        {
+            // What a click handler reads: the attribute value, unescaped.
+            let c = attr(tag, "config")
+                .unwrap()
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&quot;", "\"")
+                .replace("&amp;", "&");
+            if c == odd {
+                let ids = bar_episodes(
+                    &r,
+                    &c,
+                    attr(tag, "protocol").unwrap(),
+                    attr(tag, "failure").unwrap(),
+                );
+                found += ids.len();
+            }
+        }
+        // Careful: 84 planned runs, one of them an infrastructure failure.
+        let scored = r
+            .episodes
+            .iter()
+            .filter(|e| e.scored && e.config == odd)
+            .count();
+        assert_eq!(found, scored);
+        assert_eq!(scored, 83);
+        for (_, svg) in effort_charts(&r) {
+            chart::well_formed(&svg).unwrap();
+            assert!(svg.contains("Care&lt;ful&gt; &amp; co"));
+        }
+    }
+}
