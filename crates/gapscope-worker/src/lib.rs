@@ -14,11 +14,16 @@
 
 use gapscope_core::analysis::{analyze_with_progress, MacroDefinition, STAGES};
 use gapscope_core::assoc::association_sensitivity;
+use gapscope_core::evidence::{evaluate, EvidenceReport, EvidenceSettings};
 use gapscope_core::join::{read_profiles_with, JoinReport, TrajectoryOptions};
 use gapscope_core::manifest::{Input, Manifest};
 use gapscope_core::overview::{find_trajectory, overview, stability_of, Overview};
+use gapscope_core::runtime::{
+    analyze as runtime_analyze, simulate as simulate_episodes, write_jsonl, RuntimeReport,
+    RuntimeSettings, SimParams,
+};
 use gapscope_core::stability::{StabilityReport, StabilitySettings};
-use gapscope_core::trajectory::Trajectory;
+use gapscope_core::trajectory::{read_jsonl, Message, Trajectory};
 use gapscope_core::{Alpha, Report, RoleOverrides, Settings};
 use serde::{Deserialize, Serialize};
 
@@ -346,6 +351,24 @@ pub enum Job {
         options: TrajectoryOptions,
         settings: StabilitySettings,
     },
+    /// Evidence to action: a case file and its trajectories (in either
+    /// order; the trajectories are the file whose lines carry `messages`),
+    /// or the worked set when `source` is `None`.
+    Evidence {
+        source: Option<Source>,
+        bootstrap: usize,
+        seed: u64,
+    },
+    /// The messages of one evidence trajectory, for the replay.
+    EvidenceMessages { source: Option<Source>, id: String },
+    /// Runtime contracts: analyse an episode log (`source`), or simulate one
+    /// with `simulate` (scripted policies) and analyse it.
+    Runtime {
+        source: Option<Source>,
+        simulate: Option<SimParams>,
+        bootstrap: usize,
+        seed: u64,
+    },
 }
 
 /// A job's answer.
@@ -355,6 +378,10 @@ pub enum Answer {
     Overview(Box<Result<Option<Overview>, String>>),
     Trajectory(Box<Result<Option<Trajectory>, String>>),
     Stability(Box<Result<StabilityReport, String>>),
+    Evidence(Box<Result<EvidenceReport, String>>),
+    EvidenceMessages(Box<Result<Vec<Message>, String>>),
+    /// The report, and the simulated log (JSONL) when one was simulated.
+    Runtime(Box<Result<(RuntimeReport, Option<String>), String>>),
     /// The worker could not read the job or encode its answer.
     Failed(String),
 }
@@ -412,6 +439,89 @@ pub fn run_job(
                 |(files, _)| find_trajectory(&files, options, id).map_err(|e| e.to_string()),
             )))
         }
+        Job::Evidence {
+            source,
+            bootstrap,
+            seed,
+        } => {
+            progress(step("scoring every episode against its case"));
+            let settings = EvidenceSettings {
+                bootstrap: *bootstrap,
+                seed: *seed,
+                ..EvidenceSettings::default()
+            };
+            Answer::Evidence(Box::new(
+                evidence_texts(source.as_ref(), attached).and_then(
+                    |(names, cases, trajectories)| {
+                        evaluate(&cases, &trajectories, &settings)
+                            .map_err(|e| format!("{}: {e}", names.join(" + ")))
+                    },
+                ),
+            ))
+        }
+        Job::EvidenceMessages { source, id } => Answer::EvidenceMessages(Box::new(
+            evidence_texts(source.as_ref(), attached).and_then(|(_, _, trajectories)| {
+                read_jsonl(&trajectories)
+                    .trajectories
+                    .into_iter()
+                    .find(|t| &t.id == id)
+                    .map(|t| t.messages)
+                    .ok_or_else(|| format!("trajectory `{id}` is not in the file"))
+            }),
+        )),
+        Job::Runtime {
+            source,
+            simulate,
+            bootstrap,
+            seed,
+        } => {
+            let settings = RuntimeSettings {
+                bootstrap: *bootstrap,
+                seed: *seed,
+                ..RuntimeSettings::default()
+            };
+            let log = match (simulate, source) {
+                (Some(params), _) => {
+                    progress(step("simulating the 2×2 factorial (scripted policies)"));
+                    simulate_episodes(params)
+                        .map_err(|e| format!("simulation: {e}"))
+                        .and_then(|eps| {
+                            write_jsonl(&eps)
+                                .map(Some)
+                                .map_err(|e| format!("simulation: {e}"))
+                        })
+                }
+                (None, Some(_)) => Ok(None),
+                (None, None) => Err("no episode log and no simulation".to_string()),
+            };
+            progress(step(
+                "the 2×2 tables, bootstrap intervals and trace metrics",
+            ));
+            let result = log.and_then(|simulated| {
+                let text = match (&simulated, source) {
+                    (Some(t), _) => t.clone(),
+                    (None, Some(source)) => {
+                        let (files, _) = source_files(source, attached)?;
+                        let [(name, bytes)] = files.as_slice() else {
+                            return Err("open one episode log (JSONL)".to_string());
+                        };
+                        std::str::from_utf8(bytes)
+                            .map_err(|e| {
+                                format!(
+                                    "{name}: not UTF-8 text (invalid byte at offset {})",
+                                    e.valid_up_to()
+                                )
+                            })?
+                            .to_string()
+                    }
+                    (None, None) => String::new(),
+                };
+                runtime_analyze(&text, &settings)
+                    .map(|r| (r, simulated))
+                    .map_err(|e| e.to_string())
+            });
+            Answer::Runtime(Box::new(result))
+        }
         Job::Stability {
             source,
             options,
@@ -422,6 +532,55 @@ pub fn run_job(
                 |(files, _)| stability_of(&files, options, settings).map_err(|e| e.to_string()),
             )))
         }
+    }
+}
+
+/// The embedded evidence-to-action worked set (written for gapscope; see
+/// docs/evidence.md): case specs and scripted trajectories.
+pub const WORKED_CASES: &str = include_str!("../../../assets/evidence/cases.jsonl");
+pub const WORKED_TRAJECTORIES: &str = include_str!("../../../assets/evidence/trajectories.jsonl");
+
+/// Names and texts of an evidence job's case file and trajectory file.
+fn evidence_texts(
+    source: Option<&Source>,
+    attached: &[(String, Vec<u8>)],
+) -> Result<(Vec<String>, String, String), String> {
+    let Some(source) = source else {
+        return Ok((
+            vec!["worked set".into()],
+            WORKED_CASES.to_string(),
+            WORKED_TRAJECTORIES.to_string(),
+        ));
+    };
+    let (files, _) = source_files(source, attached)?;
+    let [(a, x), (b, y)] = files.as_slice() else {
+        return Err(format!(
+            "open two files, the case specs and the trajectories (got {})",
+            files.len()
+        ));
+    };
+    let text = |name: &str, bytes: &[u8]| -> Result<String, String> {
+        std::str::from_utf8(bytes).map(str::to_string).map_err(|e| {
+            format!(
+                "{name}: not UTF-8 text (invalid byte at offset {})",
+                e.valid_up_to()
+            )
+        })
+    };
+    let (x, y) = (text(a, x)?, text(b, y)?);
+    let has_messages = |t: &str| {
+        t.lines()
+            .find(|l| !l.trim().is_empty())
+            .and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .is_some_and(|v| v.get("messages").is_some())
+    };
+    let names = vec![a.clone(), b.clone()];
+    match (has_messages(&x), has_messages(&y)) {
+        (false, true) => Ok((names, x, y)),
+        (true, false) => Ok((names, y, x)),
+        _ => Err(format!(
+            "{a} + {b}: expected one case file and one trajectory file (the one whose lines have `messages`)"
+        )),
     }
 }
 
@@ -712,6 +871,72 @@ mod tests {
             panic!()
         };
         assert_eq!((*t).unwrap().unwrap().id, o.trajectories[5].id);
+    }
+
+    #[test]
+    fn evidence_and_runtime_jobs_answer_with_their_reports() {
+        let Answer::Evidence(r) = run_job(
+            &Job::Evidence {
+                source: None,
+                bootstrap: 200,
+                seed: 0,
+            },
+            &[],
+            &mut |_| {},
+        ) else {
+            panic!()
+        };
+        let r = (*r).unwrap();
+        assert_eq!(r.cases.len(), 42);
+        assert_eq!(r.episodes.len(), 168);
+        // The same report as the core on the same texts and settings.
+        let direct = evaluate(
+            WORKED_CASES,
+            WORKED_TRAJECTORIES,
+            &EvidenceSettings {
+                bootstrap: 200,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(r, direct);
+        // Two files in either order; the trajectories carry `messages`.
+        let files = Source::Files {
+            files: vec![
+                ("t.jsonl".into(), WORKED_TRAJECTORIES.into()),
+                ("c.jsonl".into(), WORKED_CASES.into()),
+            ],
+        };
+        let Answer::EvidenceMessages(m) = run_job(
+            &Job::EvidenceMessages {
+                source: Some(files),
+                id: r.episodes[0].trajectory_id.clone(),
+            },
+            &[],
+            &mut |_| {},
+        ) else {
+            panic!()
+        };
+        assert!(!(*m).unwrap().is_empty());
+        let Answer::Runtime(rt) = run_job(
+            &Job::Runtime {
+                source: None,
+                simulate: Some(SimParams {
+                    instances: 2,
+                    caps: vec![5, 60],
+                    ..Default::default()
+                }),
+                bootstrap: 100,
+                seed: 0,
+            },
+            &[],
+            &mut |_| {},
+        ) else {
+            panic!()
+        };
+        let (report, log) = (*rt).unwrap();
+        assert_eq!(report.episodes_read, 2 * 2 * 4);
+        assert_eq!(log.unwrap().lines().count(), 16);
     }
 
     #[test]
