@@ -21,7 +21,9 @@ use crate::trajectory_views::{
 };
 use crate::views::{self, GapOrder, VIEWS};
 use crate::web;
+use crate::{evidence_views as tv_evidence, runtime_views as tv_runtime};
 use gapscope_core::overview::Overview;
+use gapscope_core::runtime::{RuntimeReport, SimParams};
 use gapscope_core::stability::{StabilityReport, StabilitySettings};
 use gapscope_core::trajectory::Trajectory;
 
@@ -51,6 +53,15 @@ struct Knobs {
 /// Where the last loaded file is kept in this browser (never uploaded).
 const KEPT_FILE: &str = "gapscope.file";
 const THEME: &str = "gapscope.theme";
+/// A runtime report and the simulated log it came from (when simulated).
+type Simulated = (RuntimeReport, Option<String>);
+
+/// The workbench's parts: (id in the URL, label).
+const AREAS: [(&str, &str); 3] = [
+    ("gaps", "Realization gaps"),
+    ("evidence", "Evidence to action"),
+    ("runtime", "Runtime contracts"),
+];
 /// Files larger than this (bytes, all together) are not kept in the browser's
 /// storage (localStorage holds about 5 MB of UTF-16 text).
 const KEEP_LIMIT: f64 = 2e6;
@@ -116,6 +127,28 @@ struct Workbench {
     stability_job: StoredValue<Option<JobId>>,
     stability_regex: RwSignal<String>,
     stability_gap: RwSignal<String>,
+    /// Which part of the workbench: realization gaps, evidence, runtime.
+    area: RwSignal<String>,
+    ev: RwSignal<Option<Result<gapscope_core::evidence::EvidenceReport, String>>>,
+    ev_job: StoredValue<Option<JobId>>,
+    /// `None`: the worked set.
+    ev_source: StoredValue<Option<Source>>,
+    ev_files: StoredValue<Vec<web_sys::File>, LocalStorage>,
+    ev_view: RwSignal<String>,
+    ev_filter: RwSignal<tv_evidence::EpisodeFilter>,
+    ev_episode: RwSignal<Option<String>>,
+    ev_messages: RwSignal<Option<Result<Vec<gapscope_core::trajectory::Message>, String>>>,
+    rt: RwSignal<Option<Result<Simulated, String>>>,
+    rt_job: StoredValue<Option<JobId>>,
+    /// `None`: simulate with `rt_params`.
+    rt_source: StoredValue<Option<Source>>,
+    rt_files: StoredValue<Vec<web_sys::File>, LocalStorage>,
+    rt_params: RwSignal<SimParams>,
+    rt_view: RwSignal<String>,
+    rt_filter: RwSignal<tv_runtime::RuntimeFilter>,
+    rt_slice: RwSignal<usize>,
+    rt_episode: RwSignal<Option<String>>,
+    rt_turn: RwSignal<usize>,
 }
 
 impl Workbench {
@@ -128,6 +161,7 @@ impl Workbench {
         };
         let mut view = "gaps".to_string();
         let mut corr = CorrelationKind::Pearson;
+        let mut area = "gaps".to_string();
         for (k, v) in web::query() {
             match k.as_str() {
                 "view"
@@ -158,6 +192,7 @@ impl Workbench {
                         MacroDefinition::parse(&v).unwrap_or(knobs.macro_definition)
                 }
                 "corr" if v == "spearman" => corr = CorrelationKind::Spearman,
+                "area" if AREAS.iter().any(|(a, _)| *a == v) => area = v,
                 _ => {}
             }
         }
@@ -195,6 +230,25 @@ impl Workbench {
             stability_job: StoredValue::new(None),
             stability_regex: RwSignal::new(String::new()),
             stability_gap: RwSignal::new("macro".into()),
+            area: RwSignal::new(area),
+            ev: RwSignal::new(None),
+            ev_job: StoredValue::new(None),
+            ev_source: StoredValue::new(None),
+            ev_files: StoredValue::new_local(Vec::new()),
+            ev_view: RwSignal::new("ecs".into()),
+            ev_filter: RwSignal::new(Default::default()),
+            ev_episode: RwSignal::new(None),
+            ev_messages: RwSignal::new(None),
+            rt: RwSignal::new(None),
+            rt_job: StoredValue::new(None),
+            rt_source: StoredValue::new(None),
+            rt_files: StoredValue::new_local(Vec::new()),
+            rt_params: RwSignal::new(SimParams::default()),
+            rt_view: RwSignal::new("quality".into()),
+            rt_filter: RwSignal::new(Default::default()),
+            rt_slice: RwSignal::new(0),
+            rt_episode: RwSignal::new(None),
+            rt_turn: RwSignal::new(0),
         }
     }
 
@@ -393,6 +447,114 @@ impl Workbench {
         self.refresh_pool();
     }
 
+    /// Score the evidence source (the worked set unless files were opened).
+    fn run_evidence(self) {
+        self.cancel_job(self.ev_job);
+        self.ev_episode.set(None);
+        self.ev_messages.set(None);
+        self.ev_filter.set(Default::default());
+        let source = self.ev_source.get_value();
+        let k = self.knobs.get_untracked();
+        let job = Job::Evidence {
+            source: source.clone(),
+            bootstrap: k.bootstrap.min(10_000),
+            seed: k.seed,
+        };
+        let files = if source.is_some() {
+            self.ev_files.get_value()
+        } else {
+            Vec::new()
+        };
+        let id = self.pool.with_value(|p| {
+            p.submit(
+                &job,
+                files,
+                |_| {},
+                move |answer| {
+                    self.ev_job.set_value(None);
+                    self.ev.set(Some(match answer {
+                        Answer::Evidence(r) => *r,
+                        Answer::Failed(e) => Err(e),
+                        _ => Err("internal error: unexpected answer".into()),
+                    }));
+                    self.refresh_pool();
+                },
+            )
+        });
+        self.ev_job.set_value(Some(id));
+        self.refresh_pool();
+    }
+
+    /// Open one evidence episode in the replay (its messages read by a worker).
+    fn open_evidence_episode(self, id: String) {
+        self.ev_episode.set(Some(id.clone()));
+        self.ev_messages.set(None);
+        self.ev_view.set("episode".into());
+        let source = self.ev_source.get_value();
+        let files = if source.is_some() {
+            self.ev_files.get_value()
+        } else {
+            Vec::new()
+        };
+        self.pool.with_value(|p| {
+            p.submit(
+                &Job::EvidenceMessages {
+                    source,
+                    id: id.clone(),
+                },
+                files,
+                |_| {},
+                move |answer| {
+                    if self.ev_episode.get_untracked().as_deref() == Some(id.as_str()) {
+                        self.ev_messages.set(Some(match answer {
+                            Answer::EvidenceMessages(m) => *m,
+                            Answer::Failed(e) => Err(e),
+                            _ => Err("internal error: unexpected answer".into()),
+                        }));
+                    }
+                    self.refresh_pool();
+                },
+            )
+        });
+    }
+
+    /// Simulate (or read the opened log) and analyse runtime contracts.
+    fn run_runtime(self) {
+        self.cancel_job(self.rt_job);
+        self.rt_episode.set(None);
+        let source = self.rt_source.get_value();
+        let k = self.knobs.get_untracked();
+        let job = Job::Runtime {
+            simulate: source.is_none().then(|| self.rt_params.get_untracked()),
+            source: source.clone(),
+            bootstrap: k.bootstrap.min(10_000),
+            seed: k.seed,
+        };
+        let files = if source.is_some() {
+            self.rt_files.get_value()
+        } else {
+            Vec::new()
+        };
+        let id = self.pool.with_value(|p| {
+            p.submit(
+                &job,
+                files,
+                |_| {},
+                move |answer| {
+                    self.rt_job.set_value(None);
+                    self.rt.set(Some(match answer {
+                        Answer::Runtime(r) => *r,
+                        Answer::Failed(e) => Err(e),
+                        _ => Err("internal error: unexpected answer".into()),
+                    }));
+                    self.refresh_pool();
+                },
+            )
+        });
+        self.rt_job.set_value(Some(id));
+        self.refresh_pool();
+    }
+
     fn refresh_pool(self) {
         self.pool_stats.set(self.pool.with_value(|p| p.stats()));
     }
@@ -573,6 +735,9 @@ fn App() -> impl IntoView {
             ("B", k.bootstrap.to_string()),
             ("seed", k.seed.to_string()),
         ];
+        if wb.area.get() != "gaps" {
+            q.push(("area", wb.area.get()));
+        }
         if k.macro_definition != MacroDefinition::Mean {
             q.push(("macro", k.macro_definition.name().into()));
         }
@@ -588,9 +753,19 @@ fn App() -> impl IntoView {
             <p class="tagline">"Capability realization gaps: where agents execute above or below what their foundational profile predicts. Everything runs in this page; no file leaves your machine."</p>
         </header>
         <main>
-            <DropZone wb=wb />
+            <nav class="areas" aria-label="parts of the workbench" data-testid="areas">
+                {AREAS.iter().map(|(id, label)| view! {
+                    <button data-area=*id class:on=move || wb.area.get() == *id aria-pressed=move || (wb.area.get() == *id).to_string()
+                        on:click=move |_| wb.area.set(id.to_string())>{*label}</button>
+                }).collect_view()}
+            </nav>
             <SettingsBar wb=wb />
             <Status wb=wb />
+            {move || match wb.area.get().as_str() {
+                "evidence" => view! { <EvidenceArea wb=wb /> }.into_any(),
+                "runtime" => view! { <RuntimeArea wb=wb /> }.into_any(),
+                _ => view! {
+            <DropZone wb=wb />
             {move || wb.error.get().map(|e| view! {
                 <div class="error" role="alert" data-testid="error">
                     <strong>"Could not analyse. "</strong>
@@ -629,6 +804,8 @@ fn App() -> impl IntoView {
                     }
                 }}
             </section>
+                }.into_any(),
+            }}
         </main>
         <footer>"gapscope " {env!("CARGO_PKG_VERSION")} " — offline workbench for agent-evaluation artifacts. Synthetic data is labelled as such wherever it appears."</footer>
         {move || wb.hover.get().map(|h| view! {
@@ -1602,5 +1779,384 @@ fn HeatmapView(
                 <span class="hint">"Click a cell (or focus it and press Enter) for its scatter; arrow keys move between cells."</span>
             </div>
         </div>
+    }
+}
+
+/// A clickable list of ids rendered as a table (rows open an item).
+#[component]
+fn ClickTable(
+    table: Table,
+    ids: Vec<String>,
+    testid: &'static str,
+    on_open: Callback<String>,
+) -> impl IntoView {
+    view! {
+        <div class="table-wrap"><table class="data trajectories" data-testid=testid data-title=table.title.clone()>
+            <caption>{table.title.clone()}</caption>
+            <thead><tr>{table.headers.iter().map(|h| view! { <th scope="col">{h.clone()}</th> }).collect_view()}</tr></thead>
+            <tbody>
+                {table.rows.into_iter().zip(ids).map(|(cells, id)| {
+                    let id2 = id.clone();
+                    view! {
+                        <tr tabindex="0" data-id=id.clone() on:click=move |_| on_open.run(id.clone())
+                            on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                                let row = event_target::<web_sys::HtmlElement>(&ev);
+                                let next = match ev.key().as_str() {
+                                    "Enter" | " " => { ev.prevent_default(); on_open.run(id2.clone()); None }
+                                    "ArrowDown" | "j" => row.next_element_sibling(),
+                                    "ArrowUp" | "k" => row.previous_element_sibling(),
+                                    _ => None,
+                                };
+                                if let Some(el) = next.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok()) {
+                                    ev.prevent_default();
+                                    let _ = el.focus();
+                                }
+                            }>
+                            {cells.into_iter().map(|c| view! { <td>{c.display()}</td> }).collect_view()}
+                        </tr>
+                    }
+                }).collect_view()}
+            </tbody>
+        </table></div>
+    }
+}
+
+/// Sub-view tabs of an area.
+#[component]
+fn SubNav(
+    views: &'static [(&'static str, &'static str, &'static str)],
+    current: RwSignal<String>,
+    testid: &'static str,
+) -> impl IntoView {
+    view! {
+        <nav class="views" aria-label="views" role="tablist" data-testid=testid>
+            {views.iter().map(|(id, label, _)| {
+                let (a, b, c) = (id.to_string(), id.to_string(), id.to_string());
+                view! {
+                    <button role="tab" data-view=a aria-selected=move || (current.get() == b).to_string()
+                        class:on=move || current.get() == c on:click=move |_| current.set(id.to_string())>{*label}</button>
+                }
+            }).collect_view()}
+        </nav>
+    }
+}
+
+#[component]
+fn EvidenceArea(wb: Workbench) -> impl IntoView {
+    Effect::new(move |_| {
+        if wb.ev.with(|e| e.is_none()) && wb.ev_job.get_value().is_none() {
+            wb.run_evidence();
+        }
+    });
+    let pick = move |ev: leptos::ev::Event| {
+        let input = event_target::<web_sys::HtmlInputElement>(&ev);
+        if let Some(list) = input.files() {
+            let files: Vec<web_sys::File> =
+                (0..list.length()).filter_map(|i| list.get(i)).collect();
+            let names = files.iter().map(|f| f.name()).collect();
+            wb.ev_files.set_value(files);
+            wb.ev_source.set_value(Some(Source::Attached { names }));
+            wb.ev.set(None);
+            wb.run_evidence();
+        }
+    };
+    view! {
+        <section class="summary" data-testid="evidence-source">
+            {move || {
+                let worked = wb.ev_source.with_value(|s| s.is_none());
+                wb.ev.track();
+                if worked {
+                    view! { <span class="badge synthetic" data-testid="worked-badge">"worked case set"</span>
+                        <span class="origin">"42 cases and scripted trajectories written for gapscope (not the paper's benchmark, not language models); "<code>"gapscope evidence worked"</code>" writes them"</span> }.into_any()
+                } else {
+                    view! { <span class="file">{wb.ev_source.with_value(|s| s.as_ref().map(source_label).unwrap_or_default())}</span> }.into_any()
+                }
+            }}
+            <p class="detail">"Open your own: "<label class="pick">"a case file and its trajectories (JSONL)"<input type="file" multiple data-testid="evidence-input" on:change=pick /></label>
+                " · "<button class="link" data-testid="evidence-worked" on:click=move |_| { wb.ev_source.set_value(None); wb.ev.set(None); wb.run_evidence(); }>"the worked set"</button></p>
+        </section>
+        <SubNav views=&tv_evidence::EVIDENCE_VIEWS current=wb.ev_view testid="evidence-nav" />
+        <section class="panel" data-testid="view" data-view=move || wb.ev_view.get()>
+            {move || {
+                let id = wb.ev_view.get();
+                let (_, label, explain) = tv_evidence::EVIDENCE_VIEWS.iter().find(|(v, _, _)| *v == id).copied().unwrap_or(tv_evidence::EVIDENCE_VIEWS[0]);
+                view! { <h2>{label}</h2> <p class="explain">{explain}</p> <EvidenceView wb=wb id=id /> }
+            }}
+        </section>
+    }
+}
+
+#[component]
+fn EvidenceView(wb: Workbench, id: String) -> impl IntoView {
+    move || {
+        let r = match wb.ev.get() {
+            None => return view! { <p class="explain">"Scoring in a worker…"</p> }.into_any(),
+            Some(Err(e)) => return view! { <p class="invalid" role="alert" data-testid="evidence-error">{e}</p> }.into_any(),
+            Some(Ok(r)) => r,
+        };
+        match id.as_str() {
+            "ecs" => view! { <TableView table=tv_evidence::ecs_protocol_table(&r) wb=wb /> <TableView table=tv_evidence::ecs_domain_table(&r) wb=wb /> }.into_any(),
+            "coverage" => view! { <TableView table=tv_evidence::coverage_table(&r) wb=wb /> }.into_any(),
+            "failures" => {
+                let svg = tv_evidence::failure_chart(&r);
+                let click = move |ev: leptos::ev::MouseEvent| {
+                    use wasm_bindgen::JsCast;
+                    let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+                    let Some(bar) = el.closest("[data-failure]").ok().flatten() else { return };
+                    let attr = |k: &str| bar.get_attribute(k);
+                    wb.ev_filter.set(tv_evidence::EpisodeFilter { config: attr("data-config"), protocol: attr("data-protocol"), failure: attr("data-failure") });
+                    wb.ev_view.set("episodes".into());
+                };
+                view! {
+                    <p class="detail">"Click a segment to list its episodes."</p>
+                    <div on:click=click data-testid="failure-chart-wrap"><Figure svg=svg name="failure-types".into() wb=wb testid="failure-chart" /></div>
+                    <details class="alt"><summary>"The bars as a table"</summary><TableView table=tv_evidence::failure_table(&r) wb=wb /></details>
+                }.into_any()
+            }
+            "effort" => view! {
+                <div class="figures">{tv_evidence::effort_charts(&r).into_iter().map(|(p, svg)| view! { <Figure svg=svg name=format!("effort-{}", p.name()) wb=wb testid="effort-chart" /> }).collect_view()}</div>
+                <TableView table=tv_evidence::effort_table(&r) wb=wb />
+            }.into_any(),
+            "paired" => view! {
+                <TableView table=tv_evidence::paired_table(&r) wb=wb />
+                {(0..r.paired.len()).filter_map(|k| tv_evidence::paired_cases_table(&r, k)).map(|t| view! { <details class="alt"><summary>{t.title.clone()}</summary><TableView table=t wb=wb /></details> }).collect_view()}
+            }.into_any(),
+            "episodes" => {
+                let f = wb.ev_filter.get();
+                let (ids, table) = tv_evidence::episode_list(&r, &f);
+                let filtered = f != tv_evidence::EpisodeFilter::default();
+                view! {
+                    {filtered.then(|| view! { <p><button class="link" data-testid="clear-episode-filter" on:click=move |_| wb.ev_filter.set(Default::default())>"show every episode"</button></p> })}
+                    <ClickTable table=table ids=ids testid="evidence-episodes" on_open=Callback::new(move |id: String| wb.open_evidence_episode(id)) />
+                }.into_any()
+            }
+            "episode" => view! { <EvidenceReplay wb=wb report=r /> }.into_any(),
+            _ => view! { <p>"Unknown view."</p> }.into_any(),
+        }
+    }
+}
+
+#[component]
+fn EvidenceReplay(wb: Workbench, report: gapscope_core::evidence::EvidenceReport) -> impl IntoView {
+    move || {
+        let Some(id) = wb.ev_episode.get() else {
+            return view! { <p class="explain">"Open an episode from the Episodes list (or a failure bar)."</p> }.into_any();
+        };
+        let messages = wb.ev_messages.get();
+        let msgs = match &messages {
+            Some(Ok(m)) => Some(m.as_slice()),
+            _ => None,
+        };
+        let Some(v) = tv_evidence::episode_view(&report, &id, msgs) else {
+            return view! { <p class="invalid">{format!("no episode `{id}` in the report")}</p> }
+                .into_any();
+        };
+        view! {
+            <article class="viewer" data-testid="evidence-replay" data-id=v.trajectory_id.clone() data-outcome=v.outcome>
+                <h3>{format!("{} — case {} ({}, {}), {} repetition {}", v.trajectory_id, v.case_id, v.domain, v.protocol, v.config, v.repetition)}</h3>
+                <p class="sentence" data-testid="evidence-verdict">{v.verdict.clone()}</p>
+                <p class="detail">{v.instruction.clone()}</p>
+                <ul class="requirements" data-testid="requirements">
+                    {v.requirements.iter().map(|q| view! {
+                        <li class=format!("req {}", q.tone.class()) data-id=q.id.clone()>{format!("{} {}: {}{}", if q.established.is_some() { "●" } else { "○" }, q.id, q.fact,
+                            q.established.map(|(m, s)| format!(" — established at message {m} (step {s})")).unwrap_or_else(|| " — never established".into()))}</li>
+                    }).collect_view()}
+                </ul>
+                <ol class="messages" data-testid="replay-steps">
+                    {v.steps.into_iter().map(|s| view! {
+                        <li class=format!("msg role-{}", s.role) class:tool-error=s.failure_here data-message=s.message.to_string()>
+                            <span class="role">{format!("{} · message {}", s.role, s.message)}</span>
+                            {s.text.map(|t| view! { <div class="text">{t}</div> })}
+                            {s.calls.into_iter().map(|c| view! { <details class="tool-call"><summary><code>{format!("{}({})", c.tool, c.args)}</code>{format!(" [{}]", c.class)}</summary><pre>{format!("call {} · status {}", c.call_id, c.status.unwrap_or_else(|| "—".into()))}</pre></details> }).collect_view()}
+                            {s.results.into_iter().map(|r| view! { <details class="tool-result"><summary>{format!("result of {} ({})", r.tool, r.status.unwrap_or_else(|| "—".into()))}</summary><pre>{r.content}</pre></details> }).collect_view()}
+                            {(!s.events.is_empty()).then(|| view! {
+                                <ul class="ledger" data-testid="ledger-events">{s.events.iter().map(|e| view! { <li class=format!("event {}", e.tone().class())>{e.summary()}</li> }).collect_view()}</ul>
+                            })}
+                        </li>
+                    }).collect_view()}
+                </ol>
+            </article>
+        }.into_any()
+    }
+}
+
+#[component]
+fn RuntimeArea(wb: Workbench) -> impl IntoView {
+    Effect::new(move |_| {
+        if wb.rt.with(|e| e.is_none()) && wb.rt_job.get_value().is_none() {
+            wb.run_runtime();
+        }
+    });
+    let pick = move |ev: leptos::ev::Event| {
+        let input = event_target::<web_sys::HtmlInputElement>(&ev);
+        if let Some(file) = input.files().and_then(|l| l.get(0)) {
+            wb.rt_source.set_value(Some(Source::Attached {
+                names: vec![file.name()],
+            }));
+            wb.rt_files.set_value(vec![file]);
+            wb.rt.set(None);
+            wb.run_runtime();
+        }
+    };
+    let num = move |field: &'static str| {
+        move |ev: leptos::ev::Event| {
+            let v = event_target_value(&ev);
+            wb.rt_params.update(|p| match field {
+                "items" => {
+                    if let Ok(x) = v.parse() {
+                        p.items = x
+                    }
+                }
+                "capacity" => {
+                    if let Ok(x) = v.parse() {
+                        p.capacity = x
+                    }
+                }
+                "budget" => {
+                    if let Ok(x) = v.parse() {
+                        p.budget = x
+                    }
+                }
+                "instances" => {
+                    if let Ok(x) = v.parse() {
+                        p.instances = x
+                    }
+                }
+                "seed" => {
+                    if let Ok(x) = v.parse() {
+                        p.seed = x
+                    }
+                }
+                "caps" => {
+                    if let Ok(c) = v
+                        .split(',')
+                        .map(|c| c.trim().parse::<u32>())
+                        .collect::<Result<Vec<_>, _>>()
+                    {
+                        p.caps = c
+                    }
+                }
+                _ => {}
+            });
+        }
+    };
+    let p0 = wb.rt_params.get_untracked();
+    let caps0: String = p0
+        .caps
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(",");
+    view! {
+        <section class="summary" data-testid="runtime-source">
+            {move || { wb.rt.track(); if wb.rt_source.with_value(|s| s.is_none()) {
+                view! { <span class="badge synthetic" data-testid="simulated-badge">"teaching simulator"</span>
+                    <span class="origin">"Opaque Knapsack with scripted policies, not language models: one keeps its record in variables, one prints and rebuilds it each turn"</span> }.into_any()
+            } else {
+                view! { <span class="file">{wb.rt_source.with_value(|s| s.as_ref().map(source_label).unwrap_or_default())}</span> }.into_any()
+            } }}
+            <div class="settings" data-testid="simulator">
+                <label>"items " <input type="number" min="3" data-testid="sim-items" value=p0.items.to_string() on:change=num("items") /></label>
+                <label>"capacity " <input type="number" min="1" data-testid="sim-capacity" value=p0.capacity.to_string() on:change=num("capacity") /></label>
+                <label>"budget " <input type="number" min="1" data-testid="sim-budget" value=p0.budget.to_string() on:change=num("budget") /></label>
+                <label>"caps " <input type="text" size="10" data-testid="sim-caps" value=caps0 on:change=num("caps") /></label>
+                <label>"instances " <input type="number" min="1" data-testid="sim-instances" value=p0.instances.to_string() on:change=num("instances") /></label>
+                <label>"seed " <input type="number" min="0" data-testid="sim-seed" value=p0.seed.to_string() on:change=num("seed") /></label>
+                <button data-testid="simulate" on:click=move |_| { wb.rt_source.set_value(None); wb.rt.set(None); wb.run_runtime(); }>"Simulate"</button>
+                <label class="pick">"or open an episode log (JSONL)"<input type="file" data-testid="runtime-input" on:change=pick /></label>
+                {move || wb.rt.with(|r| matches!(r, Some(Ok((_, Some(_)))))).then(|| view! {
+                    <button class="link" data-testid="export-episodes" on:click=move |_| {
+                        if let Some(Ok((_, Some(log)))) = wb.rt.get_untracked() { let _ = web::download("gapscope-simulated-episodes.jsonl", "application/x-ndjson", &log); }
+                    }>"download the simulated log"</button>
+                })}
+            </div>
+        </section>
+        <SubNav views=&tv_runtime::RUNTIME_VIEWS current=wb.rt_view testid="runtime-nav" />
+        <section class="panel" data-testid="view" data-view=move || wb.rt_view.get()>
+            {move || {
+                let id = wb.rt_view.get();
+                let (_, label, explain) = tv_runtime::RUNTIME_VIEWS.iter().find(|(v, _, _)| *v == id).copied().unwrap_or(tv_runtime::RUNTIME_VIEWS[0]);
+                view! { <h2>{label}</h2> <p class="explain">{explain}</p> <RuntimeView wb=wb id=id /> }
+            }}
+        </section>
+    }
+}
+
+#[component]
+fn RuntimeView(wb: Workbench, id: String) -> impl IntoView {
+    move || {
+        let r = match wb.rt.get() {
+            None => return view! { <p class="explain">"Simulating and analysing in a worker…"</p> }.into_any(),
+            Some(Err(e)) => return view! { <p class="invalid" role="alert" data-testid="runtime-error">{e}</p> }.into_any(),
+            Some(Ok((r, _))) => r,
+        };
+        let Some(slice) = r
+            .slices
+            .get(wb.rt_slice.get().min(r.slices.len().saturating_sub(1)))
+            .cloned()
+        else {
+            return view! { <p class="invalid">"No slice in this log."</p> }.into_any();
+        };
+        let slices = (r.slices.len() > 1).then(|| {
+            let names: Vec<String> = r.slices.iter().map(|s| s.name.clone()).collect();
+            view! { <label>"slice " <select data-testid="runtime-slice" on:change=move |ev| wb.rt_slice.set(event_target_value(&ev).parse().unwrap_or(0))>
+                {names.into_iter().enumerate().map(|(i, n)| view! { <option value=i.to_string() selected=move || wb.rt_slice.get() == i>{n}</option> }).collect_view()}
+            </select></label> }
+        });
+        let body = match id.as_str() {
+            "quality" => view! {
+                <p class="detail" data-testid="runtime-summary">{r.summary.clone()}</p>
+                {(0..slice.tables.len()).filter_map(|k| tv_runtime::cap_table(&slice, k)).map(|t| view! { <TableView table=t wb=wb /> }).collect_view()}
+                {tv_runtime::comparison_table(&slice).map(|t| view! { <TableView table=t wb=wb /> })}
+            }.into_any(),
+            "sweep" => view! {
+                <Figure svg=tv_runtime::sweep_chart(&slice) name="cap-sweep".into() wb=wb testid="sweep-chart" />
+                <TableView table=tv_runtime::sweep_table(&slice) wb=wb />
+            }.into_any(),
+            "trace" => view! { <TableView table=tv_runtime::trace_table(&slice) wb=wb /> <TableView table=tv_runtime::exposure_table(&slice) wb=wb /> }.into_any(),
+            "verification" => view! {
+                <p class="sentence" data-testid="verification-summary">{tv_runtime::verification_summary(&r)}</p>
+                <TableView table=tv_runtime::verification_table(&r) wb=wb />
+                <TableView table=tv_runtime::instance_table(&r) wb=wb />
+            }.into_any(),
+            "episodes" => {
+                let (ids, table) = tv_runtime::episode_list(&r, &wb.rt_filter.get());
+                view! { <ClickTable table=table ids=ids testid="runtime-episodes" on_open=Callback::new(move |id: String| { wb.rt_episode.set(Some(id)); wb.rt_turn.set(0); wb.rt_view.set("stepper".into()); }) /> }.into_any()
+            }
+            "stepper" => match wb.rt_episode.get().and_then(|id| tv_runtime::episode_view(&r, &id)) {
+                None => view! { <p class="explain">"Open an episode from the Episodes list."</p> }.into_any(),
+                Some(v) => {
+                    let n = v.turns.len();
+                    let k = wb.rt_turn.get().min(n.saturating_sub(1));
+                    let turn = v.turns.get(k).cloned();
+                    let table = tv_runtime::turns_table(&v);
+                    view! {
+                        <article class="viewer" data-testid="runtime-stepper" data-id=v.episode_id.clone()>
+                            <h3>{format!("{} — {}, cap {}, score {:.3}{}, {}", v.episode_id, v.condition, v.cap, v.score, v.verified.map(|x| format!(" (verified {x:.3})")).unwrap_or_default(), v.termination)}</h3>
+                            <p class="stepper-nav">
+                                <button data-testid="turn-prev" disabled={k == 0} on:click=move |_| wb.rt_turn.update(|t| *t = t.saturating_sub(1))>"← previous turn"</button>
+                                <span data-testid="turn-index">{format!(" turn {} of {} ", k + 1, n)}</span>
+                                <button data-testid="turn-next" disabled={k + 1 >= n} on:click=move |_| wb.rt_turn.update(|t| *t += 1)>"next turn →"</button>
+                            </p>
+                            {turn.map(|t| view! {
+                                <div class="turn" class:tool-error=t.name_error data-testid="turn" data-cap-hit=t.cap_hit.to_string() data-name-error=t.name_error.to_string()>
+                                    <p class="sentence" data-testid="turn-note">{t.note.clone()}</p>
+                                    {t.reset_before.then(|| view! { <p class="detail">"The runtime cleared the bindings before this turn (stateless deployment)."</p> })}
+                                    <p class="detail">{format!("record: {} → {} entries", t.record_before.map_or("—".into(), |x| x.to_string()), t.record_after.map_or("—".into(), |x| x.to_string()))}</p>
+                                    {t.code.map(|c| view! { <details class="tool-call"><summary>"code"</summary><pre>{c}</pre></details> })}
+                                    <ol class="calls">{t.calls.into_iter().map(|c| view! {
+                                        <li class:cut=c.cut class:tool-error=c.error.is_some()>{format!("{}{}({}){}", if c.cut { "✂ cut by the cap: " } else { "" }, c.tool, c.args, c.error.as_ref().map(|e| format!(" → error: {e}")).unwrap_or_default())}</li>
+                                    }).collect_view()}</ol>
+                                    {t.error.map(|e| view! { <pre class="invalid">{e}</pre> })}
+                                </div>
+                            })}
+                            <details class="alt"><summary>"Every turn as a table"</summary><TableView table=table wb=wb /></details>
+                        </article>
+                    }.into_any()
+                }
+            },
+            _ => view! { <p>"Unknown view."</p> }.into_any(),
+        };
+        view! { {slices} {body} }.into_any()
     }
 }

@@ -548,6 +548,89 @@ test('the synthetic corpus: a gap cell leads to that model\'s trajectories, and 
   await wb.openView('gaps');
 });
 
+// ---- Evidence to action (issue 6) and runtime contracts (issue 7) ----
+
+test('evidence to action: the worked set\'s ECS equals the CLI; a failure bar leads to its episodes and a replay with the ledger', async () => {
+  await page.click('nav.areas button[data-area=evidence]');
+  await page.locator('table.data[data-title^="ECS per protocol"]').waitFor({ timeout: 60_000 });
+  assert.match(page.url(), /[?&]area=evidence/);
+  assert.equal(await page.getByTestId('worked-badge').innerText(), 'WORKED CASE SET');
+  const cli = JSON.parse(execFileSync(CLI, ['evidence', 'score', '--cases', join(ROOT, 'assets/evidence/cases.jsonl'),
+    '--trajectories', join(ROOT, 'assets/evidence/trajectories.jsonl'), '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+  const t = await wb.table('ECS per protocol');
+  for (const [k, c] of cli.ecs.entries()) {
+    const col = 1 + 3 * k;
+    assert.equal(t.headers[col], `${c.config} ECS %`);
+    const overall = t.rows.find((r) => r[0] === 'Overall');
+    assert.equal(overall[col], shown(100 * c.summary.overall.mean, 1), `${c.config} overall ECS`);
+    for (const [p, m] of Object.entries(c.summary.by_protocol)) {
+      const row = t.rows.find((r) => r[0] === p);
+      assert.equal(row[col], shown(m.mean === null ? null : 100 * m.mean, 1), `${c.config} ${p}`);
+    }
+  }
+  // A failure bar: its segment lists exactly the CLI's episode ids for it.
+  await page.click('[data-testid=evidence-nav] button[data-view=failures]');
+  const bar = cli.failures.find((b) => b.segments.some((s) => s.count > 0));
+  const seg = bar.segments.find((s) => s.count > 0);
+  await page.locator(`[data-testid=failure-chart] [data-config="${bar.config}"][data-protocol="${bar.protocol}"][data-failure="${seg.failure}"]`).first().click();
+  await page.getByTestId('evidence-episodes').waitFor();
+  const ids = await page.locator('[data-testid=evidence-episodes] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.dataset.id));
+  assert.deepEqual(ids.sort(), [...seg.episode_ids].sort());
+  // Open the first: the replay shows its verdict and its ledger.
+  await page.locator('[data-testid=evidence-episodes] tbody tr').first().click();
+  await page.getByTestId('evidence-replay').waitFor();
+  const ep = cli.episodes.find((e) => e.trajectory_id === ids[0]);
+  assert.equal(await page.getByTestId('evidence-replay').getAttribute('data-outcome'), ep.failure);
+  assert.match(await page.getByTestId('evidence-verdict').innerText(), new RegExp(ep.failure));
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=replay-steps] .text').length > 0);
+  assert.ok(await page.locator('[data-testid=ledger-events] .event').count() > 0, 'ledger events are shown at their steps');
+  assert.ok(await page.locator('[data-testid=ledger-events] .event.red').count() > 0, 'the failing action is marked');
+  await page.screenshot({ path: join(ARTIFACTS, 'evidence.png'), fullPage: true });
+});
+
+test('runtime contracts: the simulator\'s 2×2 tables equal the CLI; the stepper shows a cap cutting a block', async () => {
+  await page.click('nav.areas button[data-area=runtime]');
+  await page.locator('table.data[data-title^="Cap 20: 2×2"]').waitFor({ timeout: 60_000 });
+  assert.equal(await page.getByTestId('simulated-badge').innerText(), 'TEACHING SIMULATOR');
+  const log = execFileSync(CLI, ['runtime', 'simulate'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const dir = mkdtempSync(join(tmpdir(), 'gapscope-'));
+  writeFileSync(join(dir, 'episodes.jsonl'), log);
+  const cli = JSON.parse(execFileSync(CLI, ['runtime', 'analyze', '--episodes', join(dir, 'episodes.jsonl'), '--json', '--no-episodes'], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+  const slice = cli.slices[0];
+  for (const table of slice.tables) {
+    const t = await wb.table(`Cap ${table.cap}: 2×2`);
+    for (const c of table.cells) {
+      const label = { PP: 'P→P', PS: 'P→S', SP: 'S→P', SS: 'S→S' }[c.condition];
+      const row = t.rows.find((r) => r[0] === `Q ${label}` || r[0] === `Q ${c.condition[0]}->${c.condition[1]}`);
+      assert.ok(row, `row Q ${label} in ${t.rows.map((r) => r[0])}`);
+      assert.equal(row[2], shown(c.q.value, 3), `cap ${table.cap} ${c.condition}`);
+    }
+  }
+  // The paper's pattern, read off the page: P→S collapses at the binding cap only.
+  // Step through a P→S episode at cap 5 until the cap cuts a block.
+  await page.click('[data-testid=runtime-nav] button[data-view=episodes]');
+  await page.getByTestId('runtime-episodes').waitFor();
+  const k = await page.locator('[data-testid=runtime-episodes] tbody tr').evaluateAll((trs) =>
+    trs.findIndex((tr) => tr.children[2].textContent === 'P→S' && tr.children[3].textContent === '5'));
+  assert.ok(k >= 0, 'a P→S episode at cap 5');
+  await page.locator('[data-testid=runtime-episodes] tbody tr').nth(k).click();
+  await page.getByTestId('runtime-stepper').waitFor();
+  for (let i = 0; i < 30 && (await page.getByTestId('turn').getAttribute('data-cap-hit')) !== 'true'; i++) {
+    await page.getByTestId('turn-next').click();
+  }
+  assert.equal(await page.getByTestId('turn').getAttribute('data-cap-hit'), 'true', 'a turn where the cap cut the block');
+  assert.ok(await page.locator('[data-testid=turn] .calls li.cut').count() > 0, 'the cut calls are marked');
+  // The next turns run after a reset: the persistent-trained policy meets a NameError.
+  for (let i = 0; i < 30 && (await page.getByTestId('turn').getAttribute('data-name-error')) !== 'true'; i++) {
+    await page.getByTestId('turn-next').click();
+  }
+  assert.equal(await page.getByTestId('turn').getAttribute('data-name-error'), 'true', 'a NameError after the reset');
+  assert.match(await page.getByTestId('turn-index').innerText(), /turn ([2-9]|\d\d+) of \d+/);
+  await page.screenshot({ path: join(ARTIFACTS, 'runtime.png'), fullPage: true });
+  await page.click('nav.areas button[data-area=gaps]');
+  await wb.waitIdle();
+});
+
 test('a loaded file survives a reload, and one click forgets it', async () => {
   await wb.pickFile(SMALL);
   await wb.waitForSource('profiles-small.csv');
