@@ -40,6 +40,7 @@ pub mod inspect;
 pub mod join;
 pub mod manifest;
 pub mod profile;
+pub mod proxy_labels;
 pub mod ridge;
 pub mod runtime;
 pub mod stability;
