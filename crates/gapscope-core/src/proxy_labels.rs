@@ -1050,3 +1050,66 @@ pub fn summary_text(files: &[ProxyLabels]) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_need_boundaries() {
+        assert!(contains_token("order #W100.", "#W100"));
+        assert!(contains_token("#W100", "#W100"));
+        assert!(contains_token("id: u_17, please", "u_17"));
+        // Inside longer ids: a letter, digit or `_` on either side.
+        assert!(!contains_token("credit_card_4336", "card_4336"));
+        assert!(!contains_token("card_4336x", "card_4336"));
+        assert!(!contains_token("W1000", "W100"));
+        // A later occurrence may qualify where the first does not.
+        assert!(contains_token("W1000 and W100", "W100"));
+        assert!(!contains_token("abc", ""));
+        // Multi-byte neighbours: letters count, arrows do not.
+        assert!(!contains_token("é#W1é", "#W1"));
+        assert!(contains_token("→#W1←", "#W1"));
+    }
+
+    #[test]
+    fn checkable_values() {
+        for (v, want) in [
+            ("u_17", true),
+            ("2024-05-26", true),
+            ("HAT001", true),
+            ("one_way", false),
+            ("economy", false),
+            ("no longer needed 2", false),
+            ("", false),
+        ] {
+            assert_eq!(checkable(v), want, "{v}");
+        }
+    }
+
+    #[test]
+    fn dates_with_month_names() {
+        let d = (2024, 5, 26);
+        for (text, want) in [
+            ("on May 26", true),
+            ("on may 26th, 2024", true),
+            ("May 26, 2023", false),
+            ("26 May", true),
+            ("the 26th of May 2024", true),
+            ("the 26th of May 2025", false),
+            ("Sep 26", false),
+            ("May 27", false),
+            ("May 260", false),
+            ("May\u{202f}26", true),
+            ("2024-05-26", false), // ISO text is matched as a token, not here
+        ] {
+            assert_eq!(mentions_date(text, d), want, "{text}");
+        }
+        assert!(mentions_date("Sept 3", (2024, 9, 3)));
+        assert!(mentions_date("sep 3rd", (2024, 9, 3)));
+        assert!(!mentions_date("Mayday 3", (2024, 5, 3)));
+        assert_eq!(iso_date("2024-13-01"), None);
+        assert_eq!(iso_date("2024-05-26"), Some((2024, 5, 26)));
+        assert_eq!(normalize_dashes("2024\u{2011}05\u{2013}26"), "2024-05-26");
+    }
+}
