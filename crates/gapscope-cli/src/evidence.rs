@@ -43,6 +43,33 @@ pub enum EvidenceCommand {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Proxy operation labels (ST, AS, RC, TM) from τ²-bench results files, as
+    /// a label CSV on stdout (docs/proxy-labels.md). Proxies from the trace,
+    /// not the paper's annotations; GI, PL and PM stay unlabelled.
+    #[command(name = "tau2-labels")]
+    Tau2Labels {
+        /// τ²-bench results files (tools are classed over all of them).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// A tasks.json for files without embedded tasks (a bare list).
+        #[arg(long)]
+        tasks: Option<PathBuf>,
+        /// Also print, on stderr, per file and operation: rows, labelled
+        /// rows, mean label, eligible trajectories, score.
+        #[arg(long)]
+        summary: bool,
+        /// Print every file's labels, tool classes and warnings as JSON
+        /// instead of CSV.
+        #[arg(long)]
+        json: bool,
+        /// Tools to treat as state-changing, whatever the files or the name
+        /// rule say (comma-separated or repeated).
+        #[arg(long, value_delimiter = ',')]
+        write: Vec<String>,
+        /// Tools to treat as read-only.
+        #[arg(long, value_delimiter = ',')]
+        read: Vec<String>,
+    },
 }
 
 fn read(path: &PathBuf) -> Result<String, String> {
@@ -51,6 +78,14 @@ fn read(path: &PathBuf) -> Result<String, String> {
 
 pub fn run(command: EvidenceCommand) -> Result<String, String> {
     match command {
+        EvidenceCommand::Tau2Labels {
+            files,
+            tasks,
+            summary,
+            json,
+            write,
+            read: read_only,
+        } => tau2_labels(&files, tasks.as_ref(), summary, json, write, read_only),
         EvidenceCommand::Worked { out } => {
             std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
             let mut written = String::new();
@@ -305,4 +340,60 @@ pub fn text(r: &EvidenceReport) -> String {
         FailureType::ALL.map(|f| f.name()).join(", ")
     );
     s
+}
+
+/// `gapscope evidence tau2-labels`.
+fn tau2_labels(
+    files: &[PathBuf],
+    tasks: Option<&PathBuf>,
+    summary: bool,
+    json: bool,
+    write: Vec<String>,
+    read_only: Vec<String>,
+) -> Result<String, String> {
+    use gapscope_core::proxy_labels::{proxy_labels, summary_text, to_csv, ProxyOptions, ToolRule};
+    use gapscope_core::task_groups::ToolOverrides;
+    use gapscope_core::tau2;
+    let tasks = match tasks {
+        Some(p) => Some(tau2::read_tasks(&read(p)?).map_err(|e| format!("{}: {e}", p.display()))?),
+        None => None,
+    };
+    let mut all = Vec::new();
+    for path in files {
+        let results =
+            tau2::read_results(&read(path)?).map_err(|e| format!("{}: {e}", path.display()))?;
+        all.push((path.display().to_string(), results));
+    }
+    let refs: Vec<&tau2::Results> = all.iter().map(|(_, r)| r).collect();
+    let tools = ToolRule::new(
+        &refs,
+        ToolOverrides {
+            write,
+            read: read_only,
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    let labels: Vec<_> = all
+        .iter()
+        .map(|(name, r)| {
+            proxy_labels(
+                r,
+                tasks.as_deref(),
+                &ProxyOptions {
+                    file: name.clone(),
+                    tools: tools.clone(),
+                },
+            )
+        })
+        .collect();
+    if summary {
+        eprint!("{}", summary_text(&labels));
+    }
+    if json {
+        serde_json::to_string_pretty(&labels)
+            .map(|s| s + "\n")
+            .map_err(|e| e.to_string())
+    } else {
+        Ok(to_csv(&labels))
+    }
 }

@@ -41,6 +41,7 @@ pub mod join;
 pub mod manifest;
 pub mod overview;
 pub mod profile;
+pub mod proxy_labels;
 pub mod ridge;
 pub mod runtime;
 pub mod stability;
