@@ -719,6 +719,8 @@ async fn read_text(file: &web_sys::File) -> Result<String, String> {
 #[component]
 fn App() -> impl IntoView {
     let wb = Workbench::new();
+    wb.pool
+        .with_value(|p| p.on_change(move || wb.refresh_pool()));
     wb.run(wb.restored_source());
     Effect::new(move |_| {
         let t = wb.theme.get();
@@ -1576,8 +1578,8 @@ fn Status(wb: Workbench) -> impl IntoView {
             {move || {
                 let s = wb.pool_stats.get();
                 view! {
-                    <span class="pool muted" data-testid="pool" data-live=s.live.to_string() data-terminated=s.terminated.to_string() data-size=s.size.to_string()>
-                        {format!("worker pool: {} of {} running", s.live, s.size)}
+                    <span class="pool muted" data-testid="pool" data-live=s.live.to_string() data-terminated=s.terminated.to_string() data-size=s.size.to_string() data-memory=s.memory.to_string() data-last-job-ms=s.last_job_ms.to_string()>
+                        {format!("worker pool: {} of {} running{}", s.live, s.size, if s.memory > 0 { format!(" (largest worker memory {:.0} MB)", s.memory as f64 / 1e6) } else { String::new() })}
                     </span>
                 }
             }}

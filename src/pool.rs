@@ -36,7 +36,7 @@ type OnProgress = Box<dyn FnMut(Progress)>;
 type OnDone = Box<dyn FnOnce(Answer)>;
 
 /// What the pool is doing, for the page (and its tests) to show.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PoolStats {
     /// The pool's size: workers it may run at once.
     pub size: usize,
@@ -46,6 +46,10 @@ pub struct PoolStats {
     pub busy: usize,
     /// Workers terminated so far (cancelled jobs, failures).
     pub terminated: usize,
+    /// The largest wasm memory of a live worker, bytes (as last reported).
+    pub memory: u64,
+    /// The longest last job of a live worker, ms (as last reported).
+    pub last_job_ms: f64,
 }
 
 struct Slot {
@@ -53,6 +57,9 @@ struct Slot {
     worker: Worker,
     ready: bool,
     running: Option<JobId>,
+    /// wasm memory in bytes, as the worker last reported it.
+    memory: u64,
+    last_job_ms: f64,
     // Kept alive as long as the worker.
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(Event)>,
@@ -93,6 +100,8 @@ struct Inner {
     next_job: JobId,
     next_serial: u64,
     terminated: usize,
+    /// Told when a worker reports its memory.
+    on_change: Option<Rc<dyn Fn()>>,
 }
 
 /// The page's pool of analysis workers (cheap to clone: a shared handle).
@@ -111,8 +120,7 @@ fn machine_size() -> usize {
 }
 
 impl Pool {
-    /// A pool sized to the machine, with one worker started at once so the
-    /// first analysis does not wait for a worker to load.
+    /// A pool sized to the machine, its workers started at once.
     pub fn new() -> Self {
         let pool = Pool {
             inner: Rc::new(RefCell::new(Inner {
@@ -123,10 +131,20 @@ impl Pool {
                 next_job: 1,
                 next_serial: 1,
                 terminated: 0,
+                on_change: None,
             })),
         };
-        pool.spawn();
+        // Every worker starts at once: a job never waits for a worker to load.
+        let size = pool.inner.borrow().size;
+        for _ in 0..size {
+            pool.spawn();
+        }
         pool
+    }
+
+    /// Call `f` when the pool's stats change outside a job's callbacks.
+    pub fn on_change(&self, f: impl Fn() + 'static) {
+        self.inner.borrow_mut().on_change = Some(Rc::new(f));
     }
 
     pub fn stats(&self) -> PoolStats {
@@ -136,6 +154,12 @@ impl Pool {
             live: inner.slots.len(),
             busy: inner.slots.iter().filter(|s| s.running.is_some()).count(),
             terminated: inner.terminated,
+            memory: inner.slots.iter().map(|s| s.memory).max().unwrap_or(0),
+            last_job_ms: inner
+                .slots
+                .iter()
+                .map(|s| s.last_job_ms)
+                .fold(0.0, f64::max),
         }
     }
 
@@ -238,6 +262,8 @@ impl Pool {
             worker,
             ready: false,
             running: None,
+            memory: 0,
+            last_job_ms: 0.0,
             _on_message: on_message,
             _on_error: on_error,
         });
@@ -293,6 +319,22 @@ impl Pool {
                     slot.ready = true;
                 }
                 self.dispatch();
+            }
+            FromWorker::Memory { bytes, millis } => {
+                if let Some(slot) = self
+                    .inner
+                    .borrow_mut()
+                    .slots
+                    .iter_mut()
+                    .find(|s| s.serial == serial)
+                {
+                    slot.memory = bytes;
+                    slot.last_job_ms = millis;
+                }
+                let callback = self.inner.borrow().on_change.clone();
+                if let Some(f) = callback {
+                    f();
+                }
             }
             FromWorker::Progress { id, progress } => {
                 // Taken out while called, so that the callback may use the pool.

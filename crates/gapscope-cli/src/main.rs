@@ -678,6 +678,9 @@ fn read_corpus(
                 .map_err(|e| format!("--scorer: {e}"))?,
             None => Default::default(),
         },
+        // Profiles and stability need labels and counts, not the messages.
+        light: true,
+        keep: None,
     };
     for path in paths {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -720,6 +720,7 @@ fn to_corpus(
             messages: s.messages.into_iter().map(convert_message).collect(),
             labels: Default::default(),
             gold_actions: Vec::new(),
+            stats: None,
         });
     }
     Ok(Corpus {

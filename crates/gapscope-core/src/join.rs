@@ -149,16 +149,33 @@ pub struct Inputs {
     pub notes: Vec<String>,
 }
 
+/// Which trajectories keep their messages when inputs are read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Messages {
+    /// Every trajectory keeps its messages.
+    All,
+    /// None does (their counts are kept): profiles, lists, stability.
+    Counts,
+    /// Only this trajectory does (the viewer).
+    Only(String),
+}
+
 /// Sort and read the input files (see [`Inputs`]).
 pub fn read_inputs<B: AsRef<[u8]>>(
     files: &[(String, B)],
     options: &TrajectoryOptions,
+    messages: &Messages,
 ) -> Result<Inputs, ReadError> {
     let mut inputs = Inputs::default();
     let mut label_files = Vec::new();
     let read_options = crate::trajectory::ReadOptions {
         model: None,
         score: options.score.clone(),
+        light: *messages != Messages::All,
+        keep: match messages {
+            Messages::Only(id) => Some(id.clone()),
+            _ => None,
+        },
     };
     for (name, bytes) in files {
         let bytes = bytes.as_ref();
@@ -259,7 +276,7 @@ pub fn read_profiles_with<B: AsRef<[u8]>>(
         corpus,
         trajectory_files: traj_names,
         mut notes,
-    } = read_inputs(files, options)?;
+    } = read_inputs(files, options, &Messages::Counts)?;
     let mut pooled: Option<(Vec<String>, Vec<Option<f64>>)> = None;
     if !traj_names.is_empty() {
         let profile =

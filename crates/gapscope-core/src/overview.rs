@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::join::{read_inputs, read_profiles_with, ReadError, TrajectoryOptions};
+use crate::join::{read_inputs, read_profiles_with, Messages, ReadError, TrajectoryOptions};
 use crate::profile::plural;
 use crate::stability::{stability, StabilityReport, StabilitySettings};
 use crate::trajectory::{operation_profile, OperationProfile, Trajectory};
@@ -58,6 +58,7 @@ pub fn trajectory_score(t: &Trajectory, operation: &str) -> Option<f64> {
 }
 
 fn summarize(t: &Trajectory, operations: &[String], used: bool) -> TrajectorySummary {
+    let stats = t.message_stats();
     TrajectorySummary {
         id: t.id.clone(),
         model: t.model.clone(),
@@ -66,13 +67,9 @@ fn summarize(t: &Trajectory, operations: &[String], used: bool) -> TrajectorySum
         trial: t.trial,
         reward: t.reward,
         termination_reason: t.termination_reason.clone(),
-        messages: t.messages.len(),
-        tool_calls: t.messages.iter().map(|m| m.tool_calls.len()).sum(),
-        tool_errors: t
-            .messages
-            .iter()
-            .filter(|m| m.role == "tool" && m.error == Some(true))
-            .count(),
+        messages: stats.messages,
+        tool_calls: stats.tool_calls,
+        tool_errors: stats.tool_errors,
         gold_actions: t.gold_actions.len(),
         gold_unmatched: t.gold_actions.iter().filter(|g| !g.matched).count(),
         scores: operations
@@ -89,7 +86,7 @@ pub fn overview<B: AsRef<[u8]>>(
     files: &[(String, B)],
     options: &TrajectoryOptions,
 ) -> Result<Option<Overview>, ReadError> {
-    let inputs = read_inputs(files, options)?;
+    let inputs = read_inputs(files, options, &Messages::Counts)?;
     if inputs.trajectory_files.is_empty() {
         return Ok(None);
     }
@@ -153,7 +150,7 @@ pub fn find_trajectory<B: AsRef<[u8]>>(
     options: &TrajectoryOptions,
     id: &str,
 ) -> Result<Option<Trajectory>, ReadError> {
-    let inputs = read_inputs(files, options)?;
+    let inputs = read_inputs(files, options, &Messages::Only(id.to_string()))?;
     Ok(inputs.corpus.trajectories.into_iter().find(|t| t.id == id))
 }
 
@@ -175,7 +172,7 @@ pub fn stability_of<B: AsRef<[u8]>>(
     options: &TrajectoryOptions,
     settings: &StabilitySettings,
 ) -> Result<StabilityReport, StabilityOfError> {
-    let inputs = read_inputs(files, options)?;
+    let inputs = read_inputs(files, options, &Messages::Counts)?;
     if inputs.trajectory_files.is_empty() {
         return Err(StabilityOfError::Missing("no trajectory file was given"));
     }
@@ -241,5 +238,37 @@ mod tests {
                 .to_string(),
             "cross-task stability needs a foundational profile file and trajectory files with operation labels; no profile file was given"
         );
+    }
+}
+
+#[cfg(test)]
+mod light_tests {
+    #![allow(clippy::unwrap_used)]
+    use crate::trajectory::{read_jsonl, read_jsonl_with, ReadOptions};
+
+    /// A light read keeps every count the list shows and drops the messages,
+    /// except for the one trajectory asked for.
+    #[test]
+    fn light_reads_keep_counts_and_one_trajectory_whole() {
+        let text = include_str!("../../../tests/fixtures/trajectories-small.jsonl");
+        let full = read_jsonl(text);
+        let light = read_jsonl_with(
+            text,
+            &ReadOptions {
+                light: true,
+                keep: Some("t-002".into()),
+                ..Default::default()
+            },
+        );
+        assert_eq!(full.trajectories.len(), light.trajectories.len());
+        for (f, l) in full.trajectories.iter().zip(&light.trajectories) {
+            assert_eq!(f.message_stats(), l.message_stats(), "{}", f.id);
+            assert_eq!(f.labels, l.labels);
+            if f.id == "t-002" {
+                assert_eq!(f.messages, l.messages);
+            } else {
+                assert!(l.messages.is_empty() && !f.messages.is_empty());
+            }
+        }
     }
 }

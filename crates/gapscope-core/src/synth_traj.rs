@@ -357,6 +357,7 @@ pub fn generate(params: &TrajParams) -> Result<SyntheticCorpus, String> {
                     messages: Vec::new(),
                     labels,
                     gold_actions: Vec::new(),
+                    stats: None,
                 });
             }
         }

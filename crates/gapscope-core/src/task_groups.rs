@@ -529,6 +529,7 @@ mod tests {
             messages: vec![],
             labels: Default::default(),
             gold_actions: vec![],
+            stats: None,
         };
         assert_eq!(
             assign_groups(&[t], &g).unwrap_err().to_string(),

@@ -489,6 +489,7 @@ pub fn into_trajectories(results: Results, model: &str, file: &str) -> Vec<Traje
                 })
                 .collect(),
             labels: Default::default(),
+            stats: None,
         })
         .collect()
 }
@@ -531,6 +532,7 @@ pub fn to_trajectories(results: &Results, model: &str, file: &str) -> Vec<Trajec
                 })
                 .collect(),
             labels: Default::default(),
+            stats: None,
         })
         .collect()
 }

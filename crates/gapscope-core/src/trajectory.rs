@@ -71,6 +71,43 @@ pub struct Trajectory {
     /// The task's gold actions, when the file records them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gold_actions: Vec<GoldAction>,
+    /// Counts of the messages, kept when a light read dropped them
+    /// ([`ReadOptions::light`]); `None` when the messages are here.
+    #[serde(skip)]
+    pub stats: Option<MessageStats>,
+}
+
+/// What the list of trajectories needs of their messages.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MessageStats {
+    pub messages: usize,
+    pub tool_calls: usize,
+    /// Tool results marked as errors.
+    pub tool_errors: usize,
+}
+
+impl Trajectory {
+    /// Message counts (from `stats` after a light read).
+    pub fn message_stats(&self) -> MessageStats {
+        self.stats.unwrap_or_else(|| MessageStats {
+            messages: self.messages.len(),
+            tool_calls: self.messages.iter().map(|m| m.tool_calls.len()).sum(),
+            tool_errors: self
+                .messages
+                .iter()
+                .filter(|m| m.role == "tool" && m.error == Some(true))
+                .count(),
+        })
+    }
+
+    /// Drop the messages, keeping their counts (a light read: what profiles,
+    /// lists and stability need, in a fraction of the memory).
+    pub fn lighten(&mut self) {
+        if self.stats.is_none() {
+            self.stats = Some(self.message_stats());
+            self.messages = Vec::new();
+        }
+    }
 }
 
 /// A line that could not be read, and why. Line 0: not a line of a text file
@@ -130,6 +167,13 @@ fn check_labels(t: &Trajectory) -> Result<(), String> {
 /// silently, malformed ones are reported and skipped). A repeated `id` is
 /// reported and the later line skipped.
 pub fn read_jsonl(text: &str) -> Corpus {
+    read_jsonl_with(text, &ReadOptions::default())
+}
+
+/// [`read_jsonl`]; with `options.light`, every trajectory but `options.keep`
+/// is lightened as soon as its line is read, so that a large file never
+/// holds all its messages at once.
+pub fn read_jsonl_with(text: &str, options: &ReadOptions) -> Corpus {
     let mut corpus = Corpus::default();
     let mut seen: IndexMap<String, u64> = IndexMap::new();
     for (i, raw) in text.trim_start_matches('\u{feff}').lines().enumerate() {
@@ -157,6 +201,10 @@ pub fn read_jsonl(text: &str) -> Corpus {
                     continue;
                 }
                 seen.insert(t.id.clone(), line);
+                let mut t = t;
+                if options.light && options.keep.as_deref() != Some(t.id.as_str()) {
+                    t.lighten();
+                }
                 corpus.trajectories.push(t);
             }
             Err(message) => corpus.skipped.push(LineError { line, message }),
@@ -269,12 +317,30 @@ pub struct ReadOptions {
     pub model: Option<String>,
     /// Inspect logs: the score that becomes the reward.
     pub score: crate::inspect::ScoreChoice,
+    /// Drop messages as they are read (keeping their counts).
+    #[serde(default)]
+    pub light: bool,
+    /// With `light`: the one trajectory whose messages are kept.
+    #[serde(default)]
+    pub keep: Option<String>,
 }
 
 /// Read a trajectory file of any format from its bytes (Inspect `.eval` logs
 /// are zip archives; everything else must be UTF-8 text and goes the way of
 /// [`read_any`]).
 pub fn read_any_bytes(name: &str, bytes: &[u8], options: &ReadOptions) -> Result<Corpus, String> {
+    let mut corpus = read_any_bytes_full(name, bytes, options)?;
+    if options.light {
+        for t in &mut corpus.trajectories {
+            if options.keep.as_deref() != Some(t.id.as_str()) {
+                t.lighten();
+            }
+        }
+    }
+    Ok(corpus)
+}
+
+fn read_any_bytes_full(name: &str, bytes: &[u8], options: &ReadOptions) -> Result<Corpus, String> {
     let model = options.model.as_deref();
     if crate::inspect::is_zip(bytes) {
         return crate::inspect::read_eval(name, bytes, model, &options.score)
@@ -286,11 +352,21 @@ pub fn read_any_bytes(name: &str, bytes: &[u8], options: &ReadOptions) -> Result
             e.valid_up_to()
         )
     })?;
-    if detect(text) == Some(TrajectoryFormat::InspectJson) {
-        return crate::inspect::read_json(name, bytes, model, &options.score)
-            .map_err(|e| e.to_string());
+    match detect(text) {
+        Some(TrajectoryFormat::InspectJson) => {
+            crate::inspect::read_json(name, bytes, model, &options.score).map_err(|e| e.to_string())
+        }
+        Some(TrajectoryFormat::Jsonl) => {
+            let mut c = read_jsonl_with(text, options);
+            if let Some(m) = model {
+                for t in &mut c.trajectories {
+                    t.model = m.to_string();
+                }
+            }
+            Ok(c)
+        }
+        _ => read_any(name, text, model),
     }
-    read_any(name, text, model)
 }
 
 /// Rename models (`old=new` pairs); several old names given the same new name

@@ -406,6 +406,15 @@ pub enum FromWorker {
         id: u64,
         answer: Answer,
     },
+    /// After each job: the worker's wasm linear memory (bytes). It never
+    /// shrinks, so it is the worker's peak so far (for the page's pool line
+    /// and the import-memory benchmark).
+    Memory {
+        bytes: u64,
+        /// Wall time of the job in the worker (reading its files included), ms.
+        #[serde(default)]
+        millis: f64,
+    },
 }
 
 /// Run one job, telling `progress` along the way.
@@ -597,7 +606,7 @@ pub fn encode_message(message: &FromWorker) -> String {
     serde_json::to_string(message).unwrap_or_else(|e| {
         let id = match message {
             FromWorker::Progress { id, .. } | FromWorker::Done { id, .. } => *id,
-            FromWorker::Ready => 0,
+            FromWorker::Ready | FromWorker::Memory { .. } => 0,
         };
         let fallback = FromWorker::Done {
             id,
@@ -700,10 +709,21 @@ pub mod web {
                 (data.as_string().unwrap_or_default(), Vec::new())
             };
             let id = crate::envelope_id(&text);
+            let started = js_sys::Date::now();
             match read_files(&files, &mut |p| post(crate::progress_message(id, p))) {
                 Ok(attached) => crate::handle_message(&text, &attached, &mut |m| post(m)),
                 Err(e) => post(crate::failure_message(id, e)),
             }
+            let bytes = wasm_bindgen::memory()
+                .unchecked_into::<js_sys::WebAssembly::Memory>()
+                .buffer()
+                .unchecked_into::<js_sys::ArrayBuffer>()
+                .byte_length() as u64;
+            let millis = js_sys::Date::now() - started;
+            post(crate::encode_message(&crate::FromWorker::Memory {
+                bytes,
+                millis,
+            }));
         });
         scope.set_onmessage(Some(handler.as_ref().unchecked_ref()));
         // The handler lives as long as the worker.
