@@ -1,7 +1,11 @@
 // A minimal static file server for dist/, bound to 127.0.0.1 only.
 // Used by scripts/run.sh and by the browser tests (no dependency, no network).
 //   node scripts/serve.mjs DIR [PORT]
+// Every response carries the Content-Security-Policy of DIR/index.html's <meta>
+// as a header: a <meta> policy binds only the document, while a worker started
+// from a script URL is bound by the policy delivered with that script.
 import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,8 +22,21 @@ const TYPES = {
   '.csv': 'text/csv; charset=utf-8',
 };
 
+/** The policy of the page's <meta http-equiv="Content-Security-Policy">, if any. */
+export function pagePolicy(dir) {
+  let html;
+  try {
+    html = readFileSync(join(dir, 'index.html'), 'utf8');
+  } catch {
+    return null;
+  }
+  const meta = html.match(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/i);
+  return meta ? meta[1].replace(/\s+/g, ' ').trim() : null;
+}
+
 export function startServer(dir, port = 0) {
   const root = resolve(dir);
+  const policy = pagePolicy(root);
   const server = createServer(async (req, res) => {
     try {
       const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
@@ -33,6 +50,7 @@ export function startServer(dir, port = 0) {
       res.writeHead(200, {
         'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
         'cache-control': 'no-store',
+        ...(policy ? { 'content-security-policy': policy } : {}),
       });
       res.end(body);
     } catch {

@@ -35,6 +35,9 @@ cargo build --release --locked -p gapscope-cli
 trunk build --release
 ls -l dist/*.wasm
 
+step "single-file page (dist-single/gapscope.html, from dist/)"
+node scripts/build-single.mjs
+
 step "bundle budget (≤ 1.5 MB gzipped)"
 node scripts/budget.mjs --bundle
 

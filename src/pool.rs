@@ -26,6 +26,20 @@ use web_sys::{ErrorEvent, Event, File, MessageEvent, Worker, WorkerOptions, Work
 /// The loader script Trunk writes for the `worker` bin (`data-loader-shim`).
 const WORKER_URL: &str = "./worker_loader.js";
 
+/// A page-provided worker script URL, when present, replaces [`WORKER_URL`]:
+/// the single-file build (`scripts/build-single.mjs`) sets it to a `blob:`
+/// URL holding the worker's glue and wasm, so nothing is fetched.
+const WORKER_URL_GLOBAL: &str = "__GAPSCOPE_WORKER_URL";
+
+/// The worker script to start: the page's global if it is a string, else
+/// Trunk's loader.
+fn worker_url() -> String {
+    js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str(WORKER_URL_GLOBAL))
+        .ok()
+        .and_then(|v| v.as_string())
+        .unwrap_or_else(|| WORKER_URL.to_string())
+}
+
 /// The most workers a page starts, whatever the machine.
 pub const MAX_WORKERS: usize = 4;
 
@@ -221,7 +235,7 @@ impl Pool {
     fn spawn(&self) {
         let options = WorkerOptions::new();
         options.set_type(WorkerType::Module);
-        let worker = match Worker::new_with_options(WORKER_URL, &options) {
+        let worker = match Worker::new_with_options(&worker_url(), &options) {
             Ok(w) => w,
             Err(e) => {
                 self.fail_queue(&format!(
