@@ -824,6 +824,7 @@ fn CurrentView(wb: Workbench, id: String) -> impl IntoView {
     match id.as_str() {
         "trajectories" => return view! { <TrajectoriesView wb=wb /> }.into_any(),
         "stability" => return view! { <StabilityView wb=wb /> }.into_any(),
+        "teaching" => return view! { <TeachingView wb=wb /> }.into_any(),
         _ => {}
     }
     (move || {
@@ -2160,5 +2161,86 @@ fn RuntimeView(wb: Workbench, id: String) -> impl IntoView {
             _ => view! { <p>"Unknown view."</p> }.into_any(),
         };
         view! { {slices} {body} }.into_any()
+    }
+}
+
+#[component]
+fn TeachingView(wb: Workbench) -> impl IntoView {
+    let recovery = RwSignal::new(None::<Result<Vec<gapscope_worker::RecoveryPoint>, String>>);
+    let progress = RwSignal::new(None::<Progress>);
+    let gap = RwSignal::new("macro".to_string());
+    let planted = tv::read_planted(gapscope_worker::CORPUS_PLANTED);
+    let run = move |_| {
+        recovery.set(None);
+        progress.set(Some(Progress {
+            label: "starting".into(),
+            step: 0,
+            of: 1,
+        }));
+        wb.pool.with_value(|p| {
+            p.submit(
+                &Job::Recovery { seeds: 5 },
+                Vec::new(),
+                move |pr| progress.set(Some(pr)),
+                move |answer| {
+                    progress.set(None);
+                    recovery.set(Some(match answer {
+                        Answer::Recovery(r) => *r,
+                        Answer::Failed(e) => Err(e),
+                        _ => Err("internal error: unexpected answer".into()),
+                    }));
+                    wb.refresh_pool();
+                },
+            )
+        });
+        wb.refresh_pool();
+    };
+    move || {
+        let corpus = wb
+            .analysis
+            .with(|a| a.as_ref().is_some_and(|a| a.source == CORPUS_LABEL));
+        if !corpus {
+            return view! { <NeedTrajectories wb=wb what="Planted gaps exist only for the synthetic corpus." /> }.into_any();
+        }
+        let Some(a) = wb.analysis.get() else {
+            return view! { <p></p> }.into_any();
+        };
+        let names: Vec<String> = a
+            .report
+            .dimensions
+            .operations
+            .iter()
+            .cloned()
+            .chain(["macro".to_string()])
+            .collect();
+        let pv = tv::planted_vs_recovered(&a.report, &planted, &gap.get());
+        view! {
+            <label>"gap " <select data-testid="teaching-gap" on:change=move |ev| gap.set(event_target_value(&ev))>
+                {names.into_iter().map(|n| { let (n2, n3) = (n.clone(), n.clone()); view! { <option value=n3 selected=move || gap.get() == n2>{n}</option> } }).collect_view()}
+            </select></label>
+            {pv.map(|(t, svg, _)| view! {
+                <Figure svg=svg name=format!("planted-{}", gap.get_untracked()) wb=wb testid="planted-scatter" />
+                <details class="alt"><summary>"As a table"</summary><TableView table=t wb=wb /></details>
+            })}
+            <p class="detail">"How does recovery grow with the number of models? "
+                <button data-testid="run-recovery" on:click=run>"Generate corpora of 15, 50 and 200 models (5 seeds each) and measure"</button></p>
+            {move || progress.get().map(|p| view! { <p class="muted" data-testid="recovery-progress">{format!("{} ({} of {})", p.label, p.step, p.of)}</p> })}
+            {move || recovery.get().map(|r| match r {
+                Err(e) => view! { <p class="invalid" role="alert">{e}</p> }.into_any(),
+                Ok(points) => view! {
+                    <TableView table=Table {
+                        title: "Recovery of planted gaps (mean Spearman over seeds)".into(),
+                        headers: ["Models", "Families", "Seeds", "Macro gap ρ", "Per-operation ρ (mean)"].map(String::from).to_vec(),
+                        rows: points.iter().map(|p| vec![
+                            crate::table::Cell::num(Some(p.models as f64), 0),
+                            crate::table::Cell::num(Some(p.families as f64), 0),
+                            crate::table::Cell::num(Some(p.seeds as f64), 0),
+                            crate::table::Cell::num(p.macro_rho, 2),
+                            crate::table::Cell::num(p.operation_rho, 2),
+                        ]).collect(),
+                    } wb=wb />
+                }.into_any(),
+            })}
+        }.into_any()
     }
 }

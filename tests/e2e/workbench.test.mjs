@@ -543,6 +543,17 @@ test('the synthetic corpus: a gap cell leads to that model\'s trajectories, and 
   assert.equal(await page.getByTestId('stability-halves').innerText().then((t) => t.startsWith(`Half A: ${cli.half_a.join(', ')}.`)), true);
   await page.getByTestId('stability-scatter').waitFor();
   await page.screenshot({ path: join(ARTIFACTS, 'stability.png'), fullPage: true });
+  // Teaching: planted vs recovered gaps, and recovery growing with the number of models.
+  await wb.openView('teaching');
+  await page.getByTestId('planted-scatter').waitFor();
+  assert.match(await page.getByTestId('planted-scatter').innerText(), /macro: planted vs recovered gap \(Spearman 0\.\d\d\)/);
+  await page.getByTestId('run-recovery').click();
+  await page.locator('table.data[data-title^="Recovery of planted gaps"]').waitFor({ timeout: 180_000 });
+  const rec = await wb.table('Recovery of planted gaps');
+  assert.deepEqual(rec.rows.map((r) => r[0]), ['15', '50', '200']);
+  const macro = rec.rows.map((r) => Number(r[3]));
+  assert.ok(macro[0] < macro[1] && macro[1] < macro[2], `recovery grows: ${macro}`);
+  assert.ok(macro[2] >= 0.9, `200 models: ${macro[2]}`);
   await page.getByTestId('load-example').click();
   await wb.waitForSource('synthetic example');
   await wb.openView('gaps');

@@ -361,6 +361,9 @@ pub enum Job {
     },
     /// The messages of one evidence trajectory, for the replay.
     EvidenceMessages { source: Option<Source>, id: String },
+    /// Teaching: how well planted gaps are recovered as the number of
+    /// models grows (15 in 8 families, 50 in 10, 200 in 40), mean over seeds.
+    Recovery { seeds: u64 },
     /// Runtime contracts: analyse an episode log (`source`), or simulate one
     /// with `simulate` (scripted policies) and analyse it.
     Runtime {
@@ -379,6 +382,7 @@ pub enum Answer {
     Trajectory(Box<Result<Option<Trajectory>, String>>),
     Stability(Box<Result<StabilityReport, String>>),
     Evidence(Box<Result<EvidenceReport, String>>),
+    Recovery(Box<Result<Vec<RecoveryPoint>, String>>),
     EvidenceMessages(Box<Result<Vec<Message>, String>>),
     /// The report, and the simulated log (JSONL) when one was simulated.
     Runtime(Box<Result<(RuntimeReport, Option<String>), String>>),
@@ -448,6 +452,7 @@ pub fn run_job(
                 |(files, _)| find_trajectory(&files, options, id).map_err(|e| e.to_string()),
             )))
         }
+        Job::Recovery { seeds } => Answer::Recovery(Box::new(recovery_curve(*seeds, progress))),
         Job::Evidence {
             source,
             bootstrap,
@@ -591,6 +596,51 @@ fn evidence_texts(
             "{a} + {b}: expected one case file and one trajectory file (the one whose lines have `messages`)"
         )),
     }
+}
+
+/// One point of the recovery curve.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecoveryPoint {
+    pub models: usize,
+    pub families: usize,
+    pub seeds: u64,
+    /// Mean Spearman between planted and recovered macro gaps.
+    pub macro_rho: Option<f64>,
+    /// Mean over operations and seeds of the per-operation Spearman.
+    pub operation_rho: Option<f64>,
+}
+
+fn recovery_curve(
+    seeds: u64,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Vec<RecoveryPoint>, String> {
+    use gapscope_core::synth_traj::{mean_recovery, TrajParams};
+    let shapes = [
+        TrajParams::default(),
+        TrajParams::sized(10, 5),
+        TrajParams::sized(40, 5),
+    ];
+    let of = (shapes.len() as u64 * seeds) as u32;
+    let mut out = Vec::new();
+    for (k, shape) in shapes.iter().enumerate() {
+        let models: usize = shape.families.iter().map(|f| f.1).sum();
+        let (macro_rho, operation_rho) =
+            mean_recovery(shape, seeds, gapscope_core::Alpha::DEFAULT, &mut |seed| {
+                progress(Progress {
+                    label: format!("{models} models, seed {seed}"),
+                    step: (k as u64 * seeds + seed + 1) as u32,
+                    of,
+                })
+            })?;
+        out.push(RecoveryPoint {
+            models,
+            families: shape.families.len(),
+            seeds,
+            macro_rho,
+            operation_rho,
+        });
+    }
+    Ok(out)
 }
 
 /// Encode an envelope as the JSON text the worker receives.
