@@ -472,6 +472,30 @@ pub fn recovery(corpus: &SyntheticCorpus, alpha: crate::Alpha) -> Result<Recover
     })
 }
 
+/// Mean recovery over seeds `0..seeds` for one corpus shape (for the
+/// teaching view's curve): (mean macro-gap Spearman, mean per-operation
+/// Spearman), each over the seeds where it is defined.
+pub fn mean_recovery(
+    shape: &TrajParams,
+    seeds: u64,
+    alpha: crate::Alpha,
+    progress: &mut dyn FnMut(u64),
+) -> Result<(Option<f64>, Option<f64>), String> {
+    let (mut macros, mut ops) = (Vec::new(), Vec::new());
+    for seed in 0..seeds {
+        progress(seed);
+        let c = generate(&TrajParams {
+            seed,
+            ..shape.clone()
+        })?;
+        let r = recovery(&c, alpha).map_err(|e| e.to_string())?;
+        macros.extend(r.macro_gap);
+        let per_op: Vec<f64> = r.operations.values().flatten().copied().collect();
+        ops.extend(crate::stats::mean(&per_op));
+    }
+    Ok((crate::stats::mean(&macros), crate::stats::mean(&ops)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -546,28 +570,4 @@ mod tests {
             }
         }
     }
-}
-
-/// Mean recovery over seeds `0..seeds` for one corpus shape (for the
-/// teaching view's curve): (mean macro-gap Spearman, mean per-operation
-/// Spearman), each over the seeds where it is defined.
-pub fn mean_recovery(
-    shape: &TrajParams,
-    seeds: u64,
-    alpha: crate::Alpha,
-    progress: &mut dyn FnMut(u64),
-) -> Result<(Option<f64>, Option<f64>), String> {
-    let (mut macros, mut ops) = (Vec::new(), Vec::new());
-    for seed in 0..seeds {
-        progress(seed);
-        let c = generate(&TrajParams {
-            seed,
-            ..shape.clone()
-        })?;
-        let r = recovery(&c, alpha).map_err(|e| e.to_string())?;
-        macros.extend(r.macro_gap);
-        let per_op: Vec<f64> = r.operations.values().flatten().copied().collect();
-        ops.extend(crate::stats::mean(&per_op));
-    }
-    Ok((crate::stats::mean(&macros), crate::stats::mean(&ops)))
 }
