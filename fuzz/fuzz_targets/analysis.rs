@@ -75,8 +75,8 @@ fn build(u: &mut Unstructured) -> Result<(ProfileTable, Settings)> {
         ignored: Vec::new(),
         pooled_macro,
     };
-    let alpha = Alpha::new(10f64.powi(i32::from(u.int_in_range(-4..=6i8)?)))
-        .unwrap_or(Alpha::DEFAULT);
+    let alpha =
+        Alpha::new(10f64.powi(i32::from(u.int_in_range(-4..=6i8)?))).unwrap_or(Alpha::DEFAULT);
     let settings = Settings {
         alpha,
         bootstrap: u.int_in_range(0..=8usize)?,

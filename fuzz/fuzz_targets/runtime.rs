@@ -16,7 +16,12 @@ fuzz_target!(|data: &[u8]| {
     if analyze(&text, &settings).is_ok() {
         let pooled = RuntimeSettings {
             score: ScoreSource::Verified,
-            pool: vec![SliceDim::TaskFamily, SliceDim::BaseModel, SliceDim::Seed, SliceDim::Rollout],
+            pool: vec![
+                SliceDim::TaskFamily,
+                SliceDim::BaseModel,
+                SliceDim::Seed,
+                SliceDim::Rollout,
+            ],
             ..settings
         };
         let _ = analyze(&text, &pooled);

@@ -89,6 +89,18 @@ pub struct Corpus {
 
 fn check_labels(t: &Trajectory) -> Result<(), String> {
     for (op, labels) in &t.labels {
+        // Operation names become columns of the operation profile's CSV.
+        if op.trim().is_empty()
+            || op.trim() != op
+            || ["model", "family", "reward"]
+                .iter()
+                .any(|k| op.eq_ignore_ascii_case(k))
+        {
+            return Err(format!(
+                "trajectory `{}`: `{op}` cannot name an operation (empty, padded with spaces, or a column of the profile: model, family, reward)",
+                t.id
+            ));
+        }
         for (r, l) in labels.iter().enumerate() {
             if let Some(v) = l {
                 if ![0.0, 0.5, 1.0].contains(v) {
@@ -372,8 +384,21 @@ pub fn apply_label_csv(corpus: &mut Corpus, text: &str) -> Result<usize, LabelEr
                 })
             }
         };
+        let op = record[co].trim();
+        if op.is_empty()
+            || ["model", "family", "reward"]
+                .iter()
+                .any(|k| op.eq_ignore_ascii_case(k))
+        {
+            return Err(LabelError::Line {
+                line,
+                message: format!(
+                    "`{op}` cannot name an operation (empty, or a column of the profile: model, family, reward)"
+                ),
+            });
+        }
         found
-            .entry((t, record[co].trim().to_string()))
+            .entry((t, op.to_string()))
             .or_default()
             .push((record[cr].trim().to_string(), label));
         n += 1;
@@ -620,10 +645,10 @@ impl OperationProfile {
     pub fn to_csv(&self) -> String {
         let mut out = String::from("model,family");
         for op in &self.operations {
-            out.push_str(&format!(",{op}"));
+            out.push_str(&format!(",{}", csv_field(op)));
         }
         for op in &self.operations {
-            out.push_str(&format!(",n_{op}"));
+            out.push_str(&format!(",{}", csv_field(&format!("n_{op}"))));
         }
         out.push_str(",reward\n");
         for i in 0..self.models.len() {
