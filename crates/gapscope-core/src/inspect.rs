@@ -725,6 +725,7 @@ fn to_corpus(
         trajectories,
         skipped,
         reward_mappings: mapping.into_iter().collect(),
+        notes: Vec::new(),
     })
 }
 

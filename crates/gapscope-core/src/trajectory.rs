@@ -85,6 +85,43 @@ pub struct Corpus {
     /// How score values became rewards (Inspect logs; one per log read).
     #[serde(default)]
     pub reward_mappings: Vec<crate::inspect::RewardMapping>,
+    /// Lines read and kept that still deserve a look (canonical JSONL: tool
+    /// results that answer no earlier tool call of their trajectory).
+    #[serde(default)]
+    pub notes: Vec<LineError>,
+}
+
+/// The note on a trajectory whose tool results answer call ids that no
+/// earlier tool call of the trajectory has (the trajectory is kept: labels and
+/// reward do not depend on the pairing, but the log is likely cut or merged).
+fn unknown_call_ids(t: &Trajectory) -> Option<String> {
+    let mut calls: Vec<&str> = Vec::new();
+    let mut unknown: Vec<String> = Vec::new();
+    for (k, m) in t.messages.iter().enumerate() {
+        if let Some(id) = &m.tool_call_id {
+            if !calls.contains(&id.as_str()) {
+                unknown.push(format!("message {} answers `{id}`", k + 1));
+            }
+        }
+        calls.extend(m.tool_calls.iter().filter_map(|c| c.id.as_deref()));
+    }
+    (!unknown.is_empty()).then(|| {
+        let more = unknown.len().saturating_sub(3);
+        unknown.truncate(3);
+        format!(
+            "trajectory `{}`: {} tool result{} answer{} no earlier tool call ({}{}); kept",
+            t.id,
+            unknown.len() + more,
+            if unknown.len() + more == 1 { "" } else { "s" },
+            if unknown.len() + more == 1 { "s" } else { "" },
+            unknown.join(", "),
+            if more > 0 {
+                format!(", … {more} more")
+            } else {
+                String::new()
+            }
+        )
+    })
 }
 
 fn check_labels(t: &Trajectory) -> Result<(), String> {
@@ -155,6 +192,9 @@ pub fn read_jsonl(text: &str) -> Corpus {
                     continue;
                 }
                 seen.insert(t.id.clone(), line);
+                if let Some(message) = unknown_call_ids(&t) {
+                    corpus.notes.push(LineError { line, message });
+                }
                 corpus.trajectories.push(t);
             }
             Err(message) => corpus.skipped.push(LineError { line, message }),
@@ -280,7 +320,8 @@ pub fn read_any_bytes(name: &str, bytes: &[u8], options: &ReadOptions) -> Result
     }
     let text = std::str::from_utf8(bytes).map_err(|e| {
         format!(
-            "not UTF-8 text (invalid byte at offset {}), and not a zip archive",
+            "line {}: not UTF-8 text (invalid byte at offset {}), and not a zip archive",
+            line_of_offset(bytes, e.valid_up_to()),
             e.valid_up_to()
         )
     })?;
@@ -289,6 +330,14 @@ pub fn read_any_bytes(name: &str, bytes: &[u8], options: &ReadOptions) -> Result
             .map_err(|e| e.to_string());
     }
     read_any(name, text, model)
+}
+
+/// The 1-based line of a byte offset (for locating an invalid UTF-8 byte).
+pub fn line_of_offset(bytes: &[u8], offset: usize) -> u64 {
+    1 + bytes[..offset.min(bytes.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count() as u64
 }
 
 /// Rename models (`old=new` pairs); several old names given the same new name
