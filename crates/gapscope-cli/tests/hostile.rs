@@ -110,10 +110,9 @@ fn a_repeated_model_is_refused_with_both_lines() {
         "duplicate-model.csv",
         "line 9: model `Alpha Two` appears again (first at line 3)",
     );
-    // Within one file a model in two families is a repeated model row.
     refused(
         "model-in-two-families.csv",
-        "line 9: model `Alpha Two` appears again (first at line 3)",
+        "line 9: model `Alpha Two` appears again, in family `South` (first at line 3, in family `North`): a model belongs to one family",
     );
 }
 

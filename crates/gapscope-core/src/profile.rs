@@ -82,6 +82,14 @@ pub enum ProfileError {
         model: String,
         first: Location,
     },
+    #[error("{at}: model `{model}` appears again, in family `{}` (first at {first}, in family `{}`): a model belongs to one family", .families[1], .families[0])]
+    ModelInTwoFamilies {
+        at: Location,
+        model: String,
+        first: Location,
+        /// The family at `first`, then the family at `at`.
+        families: Box<[String; 2]>,
+    },
     #[error("no model rows: the file has a header but no data")]
     NoModels,
     #[error("column `{column}` (given as {role}) is not in the file; it has: {found}")]
@@ -551,6 +559,7 @@ impl RawTable {
         if self.models.is_empty() {
             return Err(ProfileError::NoModels);
         }
+        let mut first_row: std::collections::HashMap<&str, usize> = Default::default();
         for (i, at) in self.locations.iter().enumerate() {
             if self.models[i].is_empty() {
                 return Err(ProfileError::EmptyField {
@@ -564,13 +573,26 @@ impl RawTable {
                     column: "family".into(),
                 });
             }
-            if let Some(first) = self.models[..i].iter().position(|m| *m == self.models[i]) {
+            // A map, not a scan of the rows before: linear in the models.
+            if let Some(&first) = first_row.get(self.models[i].as_str()) {
+                if self.families[first] != self.families[i] {
+                    return Err(ProfileError::ModelInTwoFamilies {
+                        at: at.clone(),
+                        model: self.models[i].clone(),
+                        first: self.locations[first].clone(),
+                        families: Box::new([
+                            self.families[first].clone(),
+                            self.families[i].clone(),
+                        ]),
+                    });
+                }
                 return Err(ProfileError::DuplicateModel {
                     at: at.clone(),
                     model: self.models[i].clone(),
                     first: self.locations[first].clone(),
                 });
             }
+            first_row.insert(self.models[i].as_str(), i);
         }
         let roles = self.assign_roles(overrides)?;
         let mut foundational = Block::default();
@@ -791,6 +813,12 @@ mod tests {
             .to_string()
             .starts_with("line 2, column `TU`: `inf` is not a finite"));
         let e = ProfileTable::read("model,family,TU\nm1,A,1\nm1,B,2\n", &Default::default())
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 3: model `m1` appears again, in family `B` (first at line 2, in family `A`): a model belongs to one family"
+        );
+        let e = ProfileTable::read("model,family,TU\nm1,A,1\nm1,A,2\n", &Default::default())
             .unwrap_err();
         assert_eq!(
             e.to_string(),
