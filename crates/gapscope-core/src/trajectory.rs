@@ -124,17 +124,31 @@ fn unknown_call_ids(t: &Trajectory) -> Option<String> {
     })
 }
 
+/// Why `op` cannot name an operation, if it cannot: operation names become
+/// columns of the operation profile's CSV (beside `model`, `family`,
+/// `reward` and the eligible counts `n_OP`), which is read back as a profile.
+fn bad_operation_name(op: &str) -> Option<&'static str> {
+    if op.trim().is_empty() {
+        Some("empty")
+    } else if op.trim() != op {
+        Some("padded with spaces")
+    } else if ["model", "family", "reward"]
+        .iter()
+        .any(|k| op.eq_ignore_ascii_case(k))
+    {
+        Some("a column of the profile: model, family, reward")
+    } else if op.starts_with("n_") {
+        Some("`n_` starts the eligible-count columns of the profile")
+    } else {
+        None
+    }
+}
+
 fn check_labels(t: &Trajectory) -> Result<(), String> {
     for (op, labels) in &t.labels {
-        // Operation names become columns of the operation profile's CSV.
-        if op.trim().is_empty()
-            || op.trim() != op
-            || ["model", "family", "reward"]
-                .iter()
-                .any(|k| op.eq_ignore_ascii_case(k))
-        {
+        if let Some(why) = bad_operation_name(op) {
             return Err(format!(
-                "trajectory `{}`: `{op}` cannot name an operation (empty, padded with spaces, or a column of the profile: model, family, reward)",
+                "trajectory `{}`: `{op}` cannot name an operation ({why})",
                 t.id
             ));
         }
@@ -434,16 +448,10 @@ pub fn apply_label_csv(corpus: &mut Corpus, text: &str) -> Result<usize, LabelEr
             }
         };
         let op = record[co].trim();
-        if op.is_empty()
-            || ["model", "family", "reward"]
-                .iter()
-                .any(|k| op.eq_ignore_ascii_case(k))
-        {
+        if let Some(why) = bad_operation_name(op) {
             return Err(LabelError::Line {
                 line,
-                message: format!(
-                    "`{op}` cannot name an operation (empty, or a column of the profile: model, family, reward)"
-                ),
+                message: format!("`{op}` cannot name an operation ({why})"),
             });
         }
         found

@@ -99,3 +99,39 @@ fn json_dimension_names_follow_the_csv_header_rules() {
     // Without a reward field, `reward` may name a dimension as before.
     assert!(read(r#"{"model": "a", "family": "F", "operations": {"reward": 1}}"#).is_ok());
 }
+
+/// Operation names become columns of the operation profile's CSV, which the
+/// join reads back: names that would collide there are refused at the line.
+#[test]
+fn operation_names_that_would_collide_in_the_profile_csv_are_refused() {
+    use gapscope_core::trajectory::{apply_label_csv, read_jsonl};
+    let line = |op: &str| {
+        format!(r#"{{"id": "t1", "model": "A", "task_id": "x", "labels": {{"{op}": [1]}}}}"#)
+    };
+    for (op, why) in [
+        ("", "empty"),
+        (" GI", "padded with spaces"),
+        ("Reward", "a column of the profile: model, family, reward"),
+        (
+            "n_GI",
+            "`n_` starts the eligible-count columns of the profile",
+        ),
+    ] {
+        let c = read_jsonl(&line(op));
+        assert_eq!(c.trajectories.len(), 0, "{op:?}");
+        assert_eq!(
+            c.skipped[0].to_string(),
+            format!("line 1: trajectory `t1`: `{op}` cannot name an operation ({why})")
+        );
+    }
+    let mut c = read_jsonl(&line("GI"));
+    let e = apply_label_csv(
+        &mut c,
+        "trajectory_id,operation,requirement,label\nt1,family,r1,1\n",
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "line 2: `family` cannot name an operation (a column of the profile: model, family, reward)"
+    );
+}
