@@ -714,9 +714,13 @@ fn read_corpus(
                 c.trajectories.len()
             );
         }
+        for e in &c.notes {
+            eprintln!("{}: {e}", path.display());
+        }
         corpus.trajectories.extend(c.trajectories);
         corpus.skipped.extend(c.skipped);
         corpus.reward_mappings.extend(c.reward_mappings);
+        corpus.notes.extend(c.notes);
     }
     let pairs = renames
         .iter()

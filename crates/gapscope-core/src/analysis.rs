@@ -713,6 +713,7 @@ pub fn analyze_with_progress(
     if let Some(note) = &folds.note {
         warnings.push(note.clone());
     }
+    warnings.extend(crate::checks::table_warnings(table));
     let groups = folds.group_index();
     let n_groups = groups.iter().max().map_or(0, |g| g + 1);
     let boot = (settings.bootstrap > 0)

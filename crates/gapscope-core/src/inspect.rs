@@ -727,6 +727,7 @@ fn to_corpus(
         trajectories,
         skipped,
         reward_mappings: mapping.into_iter().collect(),
+        notes: Vec::new(),
     })
 }
 

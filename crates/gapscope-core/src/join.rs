@@ -89,8 +89,12 @@ pub enum ReadError {
     Roles(crate::profile::ProfileError),
     #[error("{file}: {message}")]
     Trajectories { file: String, message: String },
-    #[error("{file}: not UTF-8 text (invalid byte at offset {offset}); save the file as UTF-8")]
-    Encoding { file: String, offset: usize },
+    #[error("{file}: line {line}: not UTF-8 text (invalid byte at offset {offset}); save the file as UTF-8")]
+    Encoding {
+        file: String,
+        line: u64,
+        offset: usize,
+    },
 }
 
 /// Read one or more profile files (name, text) into one table: each file is
@@ -202,13 +206,21 @@ pub fn read_inputs<B: AsRef<[u8]>>(
                     if c.skipped.len() > 3 { "; …" } else { "" }
                 ));
             }
+            if let Some(first) = c.notes.first() {
+                inputs.notes.push(format!(
+                    "{name}: {} trajectories with tool results that answer no earlier tool call (first: {first})",
+                    c.notes.len()
+                ));
+            }
             inputs.corpus.trajectories.extend(c.trajectories);
             inputs.corpus.skipped.extend(c.skipped);
+            inputs.corpus.notes.extend(c.notes);
             inputs.trajectory_files.push(name.clone());
             continue;
         }
         let text = std::str::from_utf8(bytes).map_err(|e| ReadError::Encoding {
             file: name.clone(),
+            line: crate::trajectory::line_of_offset(bytes, e.valid_up_to()),
             offset: e.valid_up_to(),
         })?;
         if is_label_csv(text) {
@@ -225,6 +237,22 @@ pub fn read_inputs<B: AsRef<[u8]>>(
             });
         }
         return Ok(inputs);
+    }
+    if inputs.corpus.trajectories.is_empty() {
+        // An empty profile would read as "a header but no data": say why.
+        return Err(ReadError::Trajectories {
+            file: inputs.trajectory_files.join(" + "),
+            message: format!(
+                "no trajectory could be read ({} line(s) skipped{})",
+                inputs.corpus.skipped.len(),
+                inputs
+                    .corpus
+                    .skipped
+                    .first()
+                    .map(|e| format!("; first: {e}"))
+                    .unwrap_or_default()
+            ),
+        });
     }
     let renamed =
         crate::trajectory::rename_models(&mut inputs.corpus.trajectories, &options.renames);

@@ -33,6 +33,7 @@
 pub mod analysis;
 pub mod assoc;
 pub mod bootstrap;
+pub mod checks;
 pub mod crossval;
 pub mod evidence;
 pub mod holdout;

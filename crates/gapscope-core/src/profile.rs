@@ -82,6 +82,14 @@ pub enum ProfileError {
         model: String,
         first: Location,
     },
+    #[error("{at}: model `{model}` appears again, in family `{}` (first at {first}, in family `{}`): a model belongs to one family", .families[1], .families[0])]
+    ModelInTwoFamilies {
+        at: Location,
+        model: String,
+        first: Location,
+        /// The family at `first`, then the family at `at`.
+        families: Box<[String; 2]>,
+    },
     #[error("no model rows: the file has a header but no data")]
     NoModels,
     #[error("column `{column}` (given as {role}) is not in the file; it has: {found}")]
@@ -213,6 +221,7 @@ impl ProfileTable {
         if let Some(col) = &self.outcome_column {
             header.push(col.clone());
         }
+        let header: Vec<String> = header.iter().map(|h| csv_field(h)).collect();
         let mut out = header.join(",");
         out.push('\n');
         let cell = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
@@ -235,9 +244,10 @@ impl ProfileTable {
     }
 }
 
-/// A CSV field, quoted (RFC 4180) when it holds a comma, quote or line break.
+/// A CSV field, quoted (RFC 4180) when it holds a comma, quote or line break,
+/// or starts with `#` (a line starting with `#` is a comment to the reader).
 pub fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
+    if s.contains([',', '"', '\n', '\r']) || s.starts_with('#') {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s.to_string()
@@ -321,11 +331,44 @@ struct JsonModel {
     model: String,
     family: String,
     #[serde(default)]
-    foundational: IndexMap<String, Option<f64>>,
+    foundational: Pairs,
     #[serde(default)]
-    operations: IndexMap<String, Option<f64>>,
+    operations: Pairs,
     #[serde(default)]
     reward: Option<f64>,
+}
+
+/// A JSON block's `name: value` pairs in file order, repeated names kept (a
+/// map would keep only the last value of a repeated name, silently).
+#[derive(Default)]
+struct Pairs(Vec<(String, Option<f64>)>);
+
+impl<'de> Deserialize<'de> for Pairs {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Pairs;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object of dimension names and numbers (or null)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<Pairs, A::Error> {
+                let mut out = Vec::new();
+                while let Some(pair) = m.next_entry::<String, Option<f64>>()? {
+                    out.push(pair);
+                }
+                Ok(Pairs(out))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// The JSON key of a block.
+fn block_key(role: Role) -> &'static str {
+    match role {
+        Role::Foundational => "foundational",
+        _ => "operations",
+    }
 }
 
 impl RawTable {
@@ -418,7 +461,7 @@ impl RawTable {
     pub fn parse_json(text: &str) -> Result<Self, ProfileError> {
         let file: JsonFile = serde_json::from_str(text).map_err(|e| ProfileError::Syntax {
             at: Location::Line(e.line() as u64),
-            message: format!("column {}: {e}", e.column()),
+            message: format!("column {}: {}", e.column(), json_message(&e)),
         })?;
         let mut table = RawTable {
             models: Vec::new(),
@@ -427,30 +470,77 @@ impl RawTable {
             columns: Vec::new(),
         };
         let n = file.models.len();
-        let mut index: IndexMap<(Role, String), usize> = IndexMap::new();
+        // Column names follow the CSV header's rules (trimmed, not empty, not
+        // `model`/`family`, each once), so that a table read from JSON writes
+        // out as CSV that reads again: name -> (column, block, first model).
+        let mut index: IndexMap<String, (usize, Role, usize)> = IndexMap::new();
         for (i, m) in file.models.iter().enumerate() {
             table.models.push(m.model.trim().to_string());
             table.families.push(m.family.trim().to_string());
-            table.locations.push(Location::JsonModel(i));
+            let at = Location::JsonModel(i);
+            table.locations.push(at.clone());
             let blocks = [
                 (Role::Foundational, &m.foundational),
                 (Role::Operation, &m.operations),
             ];
+            let mut seen: Vec<&str> = Vec::new();
             for (role, block) in blocks {
-                for (name, value) in block {
-                    let k = *index.entry((role, name.clone())).or_insert_with(|| {
-                        table.columns.push(RawColumn {
-                            name: name.clone(),
-                            suggested: role,
-                            cells: vec![RawCell::Missing; n],
-                        });
-                        table.columns.len() - 1
-                    });
+                for (raw_name, value) in &block.0 {
+                    let name = raw_name.trim();
+                    let bad = |message: String| ProfileError::Syntax {
+                        at: at.clone(),
+                        message: format!("`{}`: {message}", block_key(role)),
+                    };
+                    if name.is_empty() {
+                        return Err(bad("a dimension has an empty name".into()));
+                    }
+                    if ["model", "family"]
+                        .iter()
+                        .any(|k| name.eq_ignore_ascii_case(k))
+                    {
+                        return Err(bad(format!(
+                            "`{name}` cannot name a dimension (it is a field of every model)"
+                        )));
+                    }
+                    if seen.contains(&name) {
+                        return Err(bad(format!("`{name}` is given more than once")));
+                    }
+                    seen.push(name);
+                    let k = match index.get(name) {
+                        Some(&(_, r, first)) if r != role => {
+                            return Err(bad(format!(
+                                "`{name}` is under `{}` in models[{first}]: a dimension belongs to one block",
+                                block_key(r)
+                            )))
+                        }
+                        Some(&(k, _, _)) => k,
+                        None => {
+                            table.columns.push(RawColumn {
+                                name: name.to_string(),
+                                suggested: role,
+                                cells: vec![RawCell::Missing; n],
+                            });
+                            index.insert(name.to_string(), (table.columns.len() - 1, role, i));
+                            table.columns.len() - 1
+                        }
+                    };
                     table.columns[k].cells[i] = value.map_or(RawCell::Missing, RawCell::Number);
                 }
             }
         }
-        if file.models.iter().any(|m| m.reward.is_some()) {
+        if let Some(i) = file.models.iter().position(|m| m.reward.is_some()) {
+            if let Some((name, &(_, role, first))) = index
+                .iter()
+                .find(|(name, _)| name.eq_ignore_ascii_case(DEFAULT_OUTCOME))
+            {
+                return Err(ProfileError::Syntax {
+                    at: Location::JsonModel(first),
+                    message: format!(
+                        "`{}`: `{name}` cannot name a dimension when models carry a reward (models[{i}])",
+                        block_key(role)
+                    ),
+                });
+            }
             table.columns.push(RawColumn {
                 name: DEFAULT_OUTCOME.to_string(),
                 suggested: Role::Outcome,
@@ -469,6 +559,7 @@ impl RawTable {
         if self.models.is_empty() {
             return Err(ProfileError::NoModels);
         }
+        let mut first_row: std::collections::HashMap<&str, usize> = Default::default();
         for (i, at) in self.locations.iter().enumerate() {
             if self.models[i].is_empty() {
                 return Err(ProfileError::EmptyField {
@@ -482,13 +573,26 @@ impl RawTable {
                     column: "family".into(),
                 });
             }
-            if let Some(first) = self.models[..i].iter().position(|m| *m == self.models[i]) {
+            // A map, not a scan of the rows before: linear in the models.
+            if let Some(&first) = first_row.get(self.models[i].as_str()) {
+                if self.families[first] != self.families[i] {
+                    return Err(ProfileError::ModelInTwoFamilies {
+                        at: at.clone(),
+                        model: self.models[i].clone(),
+                        first: self.locations[first].clone(),
+                        families: Box::new([
+                            self.families[first].clone(),
+                            self.families[i].clone(),
+                        ]),
+                    });
+                }
                 return Err(ProfileError::DuplicateModel {
                     at: at.clone(),
                     model: self.models[i].clone(),
                     first: self.locations[first].clone(),
                 });
             }
+            first_row.insert(self.models[i].as_str(), i);
         }
         let roles = self.assign_roles(overrides)?;
         let mut foundational = Block::default();
@@ -709,6 +813,12 @@ mod tests {
             .to_string()
             .starts_with("line 2, column `TU`: `inf` is not a finite"));
         let e = ProfileTable::read("model,family,TU\nm1,A,1\nm1,B,2\n", &Default::default())
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 3: model `m1` appears again, in family `B` (first at line 2, in family `A`): a model belongs to one family"
+        );
+        let e = ProfileTable::read("model,family,TU\nm1,A,1\nm1,A,2\n", &Default::default())
             .unwrap_err();
         assert_eq!(
             e.to_string(),

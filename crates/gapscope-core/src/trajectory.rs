@@ -136,10 +136,73 @@ pub struct Corpus {
     /// How score values became rewards (Inspect logs; one per log read).
     #[serde(default)]
     pub reward_mappings: Vec<crate::inspect::RewardMapping>,
+    /// Lines read and kept that still deserve a look (canonical JSONL: tool
+    /// results that answer no earlier tool call of their trajectory).
+    #[serde(default)]
+    pub notes: Vec<LineError>,
+}
+
+/// The note on a trajectory whose tool results answer call ids that no
+/// earlier tool call of the trajectory has (the trajectory is kept: labels and
+/// reward do not depend on the pairing, but the log is likely cut or merged).
+fn unknown_call_ids(t: &Trajectory) -> Option<String> {
+    let mut calls: Vec<&str> = Vec::new();
+    let mut unknown: Vec<String> = Vec::new();
+    for (k, m) in t.messages.iter().enumerate() {
+        if let Some(id) = &m.tool_call_id {
+            if !calls.contains(&id.as_str()) {
+                unknown.push(format!("message {} answers `{id}`", k + 1));
+            }
+        }
+        calls.extend(m.tool_calls.iter().filter_map(|c| c.id.as_deref()));
+    }
+    (!unknown.is_empty()).then(|| {
+        let more = unknown.len().saturating_sub(3);
+        unknown.truncate(3);
+        format!(
+            "trajectory `{}`: {} tool result{} answer{} no earlier tool call ({}{}); kept",
+            t.id,
+            unknown.len() + more,
+            if unknown.len() + more == 1 { "" } else { "s" },
+            if unknown.len() + more == 1 { "s" } else { "" },
+            unknown.join(", "),
+            if more > 0 {
+                format!(", … {more} more")
+            } else {
+                String::new()
+            }
+        )
+    })
+}
+
+/// Why `op` cannot name an operation, if it cannot: operation names become
+/// columns of the operation profile's CSV (beside `model`, `family`,
+/// `reward` and the eligible counts `n_OP`), which is read back as a profile.
+fn bad_operation_name(op: &str) -> Option<&'static str> {
+    if op.trim().is_empty() {
+        Some("empty")
+    } else if op.trim() != op {
+        Some("padded with spaces")
+    } else if ["model", "family", "reward"]
+        .iter()
+        .any(|k| op.eq_ignore_ascii_case(k))
+    {
+        Some("a column of the profile: model, family, reward")
+    } else if op.starts_with("n_") {
+        Some("`n_` starts the eligible-count columns of the profile")
+    } else {
+        None
+    }
 }
 
 fn check_labels(t: &Trajectory) -> Result<(), String> {
     for (op, labels) in &t.labels {
+        if let Some(why) = bad_operation_name(op) {
+            return Err(format!(
+                "trajectory `{}`: `{op}` cannot name an operation ({why})",
+                t.id
+            ));
+        }
         for (r, l) in labels.iter().enumerate() {
             if let Some(v) = l {
                 if ![0.0, 0.5, 1.0].contains(v) {
@@ -201,6 +264,9 @@ pub fn read_jsonl_with(text: &str, options: &ReadOptions) -> Corpus {
                     continue;
                 }
                 seen.insert(t.id.clone(), line);
+                if let Some(message) = unknown_call_ids(&t) {
+                    corpus.notes.push(LineError { line, message });
+                }
                 let mut t = t;
                 if options.light && options.keep.as_deref() != Some(t.id.as_str()) {
                     t.lighten();
@@ -348,7 +414,8 @@ fn read_any_bytes_full(name: &str, bytes: &[u8], options: &ReadOptions) -> Resul
     }
     let text = std::str::from_utf8(bytes).map_err(|e| {
         format!(
-            "not UTF-8 text (invalid byte at offset {}), and not a zip archive",
+            "line {}: not UTF-8 text (invalid byte at offset {}), and not a zip archive",
+            line_of_offset(bytes, e.valid_up_to()),
             e.valid_up_to()
         )
     })?;
@@ -367,6 +434,14 @@ fn read_any_bytes_full(name: &str, bytes: &[u8], options: &ReadOptions) -> Resul
         }
         _ => read_any(name, text, model),
     }
+}
+
+/// The 1-based line of a byte offset (for locating an invalid UTF-8 byte).
+pub fn line_of_offset(bytes: &[u8], offset: usize) -> u64 {
+    1 + bytes[..offset.min(bytes.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count() as u64
 }
 
 /// Rename models (`old=new` pairs); several old names given the same new name
@@ -462,8 +537,15 @@ pub fn apply_label_csv(corpus: &mut Corpus, text: &str) -> Result<usize, LabelEr
                 })
             }
         };
+        let op = record[co].trim();
+        if let Some(why) = bad_operation_name(op) {
+            return Err(LabelError::Line {
+                line,
+                message: format!("`{op}` cannot name an operation ({why})"),
+            });
+        }
         found
-            .entry((t, record[co].trim().to_string()))
+            .entry((t, op.to_string()))
             .or_default()
             .push((record[cr].trim().to_string(), label));
         n += 1;
@@ -710,10 +792,10 @@ impl OperationProfile {
     pub fn to_csv(&self) -> String {
         let mut out = String::from("model,family");
         for op in &self.operations {
-            out.push_str(&format!(",{op}"));
+            out.push_str(&format!(",{}", csv_field(op)));
         }
         for op in &self.operations {
-            out.push_str(&format!(",n_{op}"));
+            out.push_str(&format!(",{}", csv_field(&format!("n_{op}"))));
         }
         out.push_str(",reward\n");
         for i in 0..self.models.len() {

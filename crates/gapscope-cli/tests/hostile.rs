@@ -1,0 +1,272 @@
+//! Hostile inputs through the CLI (issue 8; one input file per case under
+//! tests/hostile/, docs/limits.md): each gives a located message naming the
+//! file, or is read with a visible warning — never a panic, never a silent
+//! change of the numbers.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn gapscope(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gapscope"))
+        .current_dir(root())
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// `gapscope report` on one hostile profile file must fail with exactly `message`.
+fn refused(file: &str, message: &str) {
+    let path = format!("tests/hostile/{file}");
+    let out = gapscope(&["report", "--bootstrap", "0", "--profiles", &path]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{file}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{file}: {stderr}");
+    assert_eq!(
+        stderr.trim_end(),
+        format!("error: {path}: {message}"),
+        "{file}"
+    );
+}
+
+/// `gapscope report --json` on a hostile file that is read: the report.
+fn report(files: &[&str]) -> Value {
+    let paths: Vec<String> = files.iter().map(|f| format!("tests/{f}")).collect();
+    let out = gapscope(&[
+        "report",
+        "--bootstrap",
+        "20",
+        "--json",
+        "--profiles",
+        &paths.join(","),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn warnings(v: &Value) -> Vec<String> {
+    v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The report of the clean fixture every variant is compared with.
+fn baseline() -> Value {
+    report(&["fixtures/profiles-small.csv"])
+}
+
+/// The numbers of a report (everything but where it came from).
+fn numbers(mut v: Value) -> Value {
+    for k in ["input", "summary", "tool", "version"] {
+        v.as_object_mut().unwrap().remove(k);
+    }
+    v
+}
+
+#[test]
+fn non_finite_cells_are_refused_at_their_line_and_column() {
+    let tail = "is not a finite number; leave the cell empty for a missing value";
+    refused(
+        "nan-cell.csv",
+        &format!("line 2, column `TU`: `NaN` {tail}"),
+    );
+    refused(
+        "inf-cell.csv",
+        &format!("line 3, column `TU`: `inf` {tail}"),
+    );
+    // `-Infinity` parses as −∞ and is named as the number it is.
+    refused(
+        "neg-inf-cell.csv",
+        &format!("line 4, column `TU`: `-inf` {tail}"),
+    );
+}
+
+#[test]
+fn empty_and_header_only_files_are_refused() {
+    refused("empty.csv", "the file is empty");
+    refused(
+        "header-only.csv",
+        "no model rows: the file has a header but no data",
+    );
+}
+
+#[test]
+fn a_repeated_model_is_refused_with_both_lines() {
+    refused(
+        "duplicate-model.csv",
+        "line 9: model `Alpha Two` appears again (first at line 3)",
+    );
+    refused(
+        "model-in-two-families.csv",
+        "line 9: model `Alpha Two` appears again, in family `South` (first at line 3, in family `North`): a model belongs to one family",
+    );
+}
+
+#[test]
+fn a_model_in_two_families_across_files_names_both_files() {
+    let out = gapscope(&[
+        "report",
+        "--bootstrap",
+        "0",
+        "--profiles",
+        "tests/hostile/family-split-a.csv,tests/hostile/family-split-b.csv",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        "error: model `Alpha Two` is in family `North` in tests/hostile/family-split-a.csv but `South` in tests/hostile/family-split-b.csv"
+    );
+}
+
+#[test]
+fn one_or_two_families_fall_back_to_leave_one_model_out_visibly() {
+    for (file, n) in [
+        ("one-family.csv", "1 family"),
+        ("two-families.csv", "2 families"),
+    ] {
+        let v = report(&[&format!("hostile/{file}")]);
+        assert_eq!(v["folds"]["kind"], "model", "{file}: {}", v["folds"]);
+        let w = warnings(&v);
+        assert_eq!(
+            w[0],
+            format!("only {n} (hold-out by family needs at least 3): leave-one-model-out is used instead, each model its own fold"),
+            "{file}"
+        );
+    }
+}
+
+#[test]
+fn a_constant_column_is_named_and_has_no_correlation() {
+    let v = report(&["hostile/constant-column.csv"]);
+    assert!(warnings(&v).contains(&"foundational dimension RE: every model with a value has 50; a constant column has no correlation (—) and no weight in any fit".to_string()), "{:?}", warnings(&v));
+    // RE is the second foundational row: undefined (null), never 0.
+    assert_eq!(
+        v["correlations"]["pearson"][1],
+        serde_json::json!([null, null, null])
+    );
+}
+
+#[test]
+fn more_dimensions_than_models_is_said() {
+    let v = report(&["hostile/more-dimensions-than-models.csv"]);
+    assert!(warnings(&v).contains(&"7 foundational dimensions for 4 models: with at least as many dimensions as models only the ridge penalty makes the fit unique; held-out predictions lean on alpha".to_string()), "{:?}", warnings(&v));
+}
+
+#[test]
+fn a_fraction_among_percent_rewards_is_said_and_nothing_is_rescaled() {
+    let v = report(&["hostile/mixed-reward-scale.csv"]);
+    assert!(warnings(&v).contains(&"reward: 0.41 (model Alpha One) lies between 0 and 1 while others reach 47; every value is read on 0–100, so 0.41 means 0.41%; if some values are fractions, put the column on one scale (or give the reward scale)".to_string()), "{:?}", warnings(&v));
+    // Read as they are: 0.41 stays 0.41 and 47 stays 47.
+    let observed = &v["outcome"]["F"]["observed"];
+    assert_eq!(observed[0], 0.41, "{observed}");
+    assert_eq!(observed[1], 47.0, "{observed}");
+}
+
+#[test]
+fn non_utf8_bytes_are_refused_at_their_line() {
+    refused(
+        "non-utf8.csv",
+        "line 4: not UTF-8 text (invalid byte at offset 145); save the file as UTF-8",
+    );
+}
+
+#[test]
+fn bom_and_crlf_change_no_number() {
+    let base = numbers(baseline());
+    assert_eq!(numbers(report(&["hostile/bom.csv"])), base);
+    assert_eq!(numbers(report(&["hostile/crlf.csv"])), base);
+}
+
+#[test]
+fn a_quoted_comma_stays_inside_its_name() {
+    let v = report(&["hostile/quoted-commas.csv"]);
+    assert_eq!(v["models"][0], "Alpha, One");
+    let mut renamed = numbers(v);
+    renamed["models"][0] = "Alpha One".into();
+    let base = numbers(baseline());
+    // Only the name differs: every number is the clean file's.
+    assert_eq!(renamed["operations"], base["operations"]);
+    assert_eq!(renamed["outcome"], base["outcome"]);
+    assert_eq!(renamed["correlations"], base["correlations"]);
+}
+
+#[test]
+fn deep_json_nesting_is_refused_with_its_place() {
+    refused(
+        "nesting-500.json",
+        "line 1: column 65: invalid type: sequence, expected f64",
+    );
+    // A trajectory line nested 500 deep exceeds serde_json's recursion limit
+    // (128): the line is skipped and said; with nothing else read, the file is refused.
+    let out = gapscope(&[
+        "report",
+        "--bootstrap",
+        "0",
+        "--profiles",
+        "tests/fixtures/foundational-small.csv",
+        "--trajectories",
+        "tests/hostile/nesting-500.jsonl",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        "error: tests/hostile/nesting-500.jsonl: no trajectory could be read (1 line(s) skipped; first: line 1: column 265: recursion limit exceeded)"
+    );
+}
+
+#[test]
+fn labels_outside_the_scale_are_refused_or_skipped_with_their_line() {
+    let out = gapscope(&[
+        "profiles",
+        "--trajectories",
+        "tests/fixtures/trajectories-small.jsonl",
+        "--labels",
+        "tests/hostile/labels-outside.csv",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim_end(),
+        "error: tests/hostile/labels-outside.csv: line 3: label `2` is not 0, 0.5, 1 or null"
+    );
+    let out = gapscope(&[
+        "profiles",
+        "--trajectories",
+        "tests/hostile/labels-outside.jsonl",
+    ]);
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("tests/hostile/labels-outside.jsonl: line 2: trajectory `t-002`, operation GI, requirement 1: label 0.7 is not 0, 0.5, 1 or null (skipped)"), "{stderr}");
+}
+
+#[test]
+fn tool_results_answering_unknown_call_ids_are_noted_and_kept() {
+    let out = gapscope(&[
+        "profiles",
+        "--trajectories",
+        "tests/hostile/unknown-call-ids.jsonl",
+    ]);
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("tests/hostile/unknown-call-ids.jsonl: line 1: trajectory `t-001`: 1 tool result answers no earlier tool call (message 3 answers `c9`); kept"), "{stderr}");
+    // Kept: the profile is that of the clean file.
+    let clean = gapscope(&[
+        "profiles",
+        "--trajectories",
+        "tests/fixtures/trajectories-small.jsonl",
+    ]);
+    assert_eq!(out.stdout, clean.stdout);
+}

@@ -1,0 +1,137 @@
+//! Inputs the fuzz targets (fuzz/, docs/fuzzing.md) found to break an
+//! invariant, kept as regression tests: each is read as the target read it and
+//! must give a located error (or a table), never a panic.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::PathBuf;
+
+use gapscope_core::{ProfileTable, RoleOverrides};
+
+fn input(name: &str) -> Vec<u8> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fuzz-regressions")
+        .join(name);
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// Fuzz target `profiles`: a JSON profile (mutated from
+/// tests/fixtures/profiles-small.json) with an operation named
+/// `GI,,,,,,,,,,,,,,,`. `ProfileTable::to_csv` wrote header names unquoted,
+/// so the CSV (which the join re-reads when roles are given) had a header of
+/// `GI` and empty names, and read back as "column `GI` appears more than once".
+/// Header names are now quoted like cells, and the table reads back unchanged.
+#[test]
+fn a_dimension_name_with_commas_survives_the_csv_round_trip() {
+    let bytes = input("profiles-comma-name.bin");
+    let text = String::from_utf8_lossy(&bytes);
+    let t = ProfileTable::read(&text, &RoleOverrides::default()).unwrap();
+    assert!(t
+        .operations
+        .names
+        .contains(&"GI,,,,,,,,,,,,,,,".to_string()));
+    // CSV assigns roles by name, so the JSON blocks are given as roles.
+    let percent = RoleOverrides {
+        foundational: Some(t.foundational.names.clone()),
+        operations: Some(t.operations.names.clone()),
+        reward_scale: gapscope_core::profile::RewardScale::Percent,
+        ..Default::default()
+    };
+    let back = ProfileTable::read(&t.to_csv(), &percent).unwrap();
+    assert_eq!(back.operations, t.operations);
+    assert_eq!(back.foundational, t.foundational);
+    assert_eq!(back.models, t.models);
+    assert_eq!(back.reward.unwrap().len(), 7);
+}
+
+/// A model name starting with `#` was written unquoted, and the CSV reader
+/// took its row for a comment: the model vanished on the round trip.
+#[test]
+fn a_model_named_with_a_leading_hash_survives_the_csv_round_trip() {
+    let json = r##"{"models": [{"model": "#1", "family": "F", "foundational": {"TU": 1}, "operations": {"GI": 2}},
+                               {"model": "b", "family": "G", "foundational": {"TU": 3}, "operations": {"GI": 4}}]}"##;
+    let t = ProfileTable::read(json, &RoleOverrides::default()).unwrap();
+    let back = ProfileTable::read(&t.to_csv(), &RoleOverrides::default()).unwrap();
+    assert_eq!(back.models, vec!["#1".to_string(), "b".to_string()]);
+}
+
+/// The rules the reader now applies to JSON names, each case on its own.
+#[test]
+fn json_dimension_names_follow_the_csv_header_rules() {
+    let read = |models: &str| {
+        ProfileTable::read(
+            &format!("{{\"models\": [{models}]}}"),
+            &RoleOverrides::default(),
+        )
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+    };
+    let m = |name: &str, f: &str, o: &str| {
+        format!("{{\"model\": \"{name}\", \"family\": \"F\", \"foundational\": {{{f}}}, \"operations\": {{{o}}}}}")
+    };
+    // Same name in two blocks of two models.
+    assert_eq!(
+        read(&[m("a", r#""TU": 1"#, r#""GI": 2"#), m("b", r#""GI": 3"#, "")].join(",")),
+        Err("models[1]: `foundational`: `GI` is under `operations` in models[0]: a dimension belongs to one block".into())
+    );
+    // A repeated key would silently keep only its last value.
+    assert_eq!(
+        read(&m("a", r#""TU": 1, "TU": 2"#, r#""GI": 2"#)),
+        Err("models[0]: `foundational`: `TU` is given more than once".into())
+    );
+    // " TU" and "TU" are the same column once trimmed, as in a CSV header.
+    assert_eq!(
+        read(&m("a", r#""TU": 1"#, r#"" TU": 2"#)),
+        Err("models[0]: `operations`: `TU` is given more than once".into())
+    );
+    assert_eq!(
+        read(&m("a", r#""  ": 1"#, "")),
+        Err("models[0]: `foundational`: a dimension has an empty name".into())
+    );
+    assert_eq!(
+        read(&m("a", r#""Model": 1"#, "")),
+        Err("models[0]: `foundational`: `Model` cannot name a dimension (it is a field of every model)".into())
+    );
+    assert_eq!(
+        read(r#"{"model": "a", "family": "F", "operations": {"reward": 1}, "reward": 0.5}"#),
+        Err("models[0]: `operations`: `reward` cannot name a dimension when models carry a reward (models[0])".into())
+    );
+    // Without a reward field, `reward` may name a dimension as before.
+    assert!(read(r#"{"model": "a", "family": "F", "operations": {"reward": 1}}"#).is_ok());
+}
+
+/// Operation names become columns of the operation profile's CSV, which the
+/// join reads back: names that would collide there are refused at the line.
+#[test]
+fn operation_names_that_would_collide_in_the_profile_csv_are_refused() {
+    use gapscope_core::trajectory::{apply_label_csv, read_jsonl};
+    let line = |op: &str| {
+        format!(r#"{{"id": "t1", "model": "A", "task_id": "x", "labels": {{"{op}": [1]}}}}"#)
+    };
+    for (op, why) in [
+        ("", "empty"),
+        (" GI", "padded with spaces"),
+        ("Reward", "a column of the profile: model, family, reward"),
+        (
+            "n_GI",
+            "`n_` starts the eligible-count columns of the profile",
+        ),
+    ] {
+        let c = read_jsonl(&line(op));
+        assert_eq!(c.trajectories.len(), 0, "{op:?}");
+        assert_eq!(
+            c.skipped[0].to_string(),
+            format!("line 1: trajectory `t1`: `{op}` cannot name an operation ({why})")
+        );
+    }
+    let mut c = read_jsonl(&line("GI"));
+    let e = apply_label_csv(
+        &mut c,
+        "trajectory_id,operation,requirement,label\nt1,family,r1,1\n",
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "line 2: `family` cannot name an operation (a column of the profile: model, family, reward)"
+    );
+}
