@@ -617,7 +617,13 @@ test('runtime contracts: the simulator\'s 2×2 tables equal the CLI; the stepper
       assert.equal(row[2], shown(c.q.value, 3), `cap ${table.cap} ${c.condition}`);
     }
   }
-  // The paper's pattern, read off the page: P→S collapses at the binding cap only.
+  // Every page of the part: the sweep chart, the trace metrics, the verification.
+  await page.click('[data-testid=runtime-nav] button[data-view=sweep]');
+  await page.getByTestId('sweep-chart').waitFor();
+  await page.click('[data-testid=runtime-nav] button[data-view=trace]');
+  assert.ok(await page.locator('[data-testid=view] table.data').count() >= 2, 'trace and exposure tables');
+  await page.click('[data-testid=runtime-nav] button[data-view=verification]');
+  assert.match(await page.getByTestId("verification-summary").innerText(), /^128 opaque_knapsack episode\(s\) with an instance: 128 verified, 128 agree .*, 0 disagree, 0 flagged;.* anti-collapse holds on 8 of 8 instances$/);
   // Step through a P→S episode at cap 5 until the cap cuts a block.
   await page.click('[data-testid=runtime-nav] button[data-view=episodes]');
   await page.getByTestId('runtime-episodes').waitFor();

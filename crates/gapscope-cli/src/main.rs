@@ -278,8 +278,21 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli.command) {
         Ok(out) => {
-            print!("{out}");
-            ExitCode::SUCCESS
+            use std::io::Write;
+            // `print!` panics when the reader has gone (`gapscope … | head`):
+            // a closed pipe ends the output quietly instead.
+            let mut stdout = std::io::stdout().lock();
+            match stdout
+                .write_all(out.as_bytes())
+                .and_then(|()| stdout.flush())
+            {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: writing the output: {e}");
+                    ExitCode::FAILURE
+                }
+            }
         }
         Err(message) => {
             eprintln!("error: {message}");

@@ -270,3 +270,24 @@ fn tool_results_answering_unknown_call_ids_are_noted_and_kept() {
     ]);
     assert_eq!(out.stdout, clean.stdout);
 }
+
+/// A reader that stops early (`gapscope … | head -1`) is no crash: the
+/// command ends quietly, without a panic message.
+#[test]
+fn a_closed_pipe_is_not_a_panic() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gapscope"))
+        .args(["synth", "--families", "200", "--per-family", "20"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // stdout is dropped here: the pipe closes while gapscope still writes.
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(out.status.success(), "{:?}: {stderr}", out.status);
+}
