@@ -721,6 +721,14 @@ fn App() -> impl IntoView {
     let wb = Workbench::new();
     wb.pool
         .with_value(|p| p.on_change(move || wb.refresh_pool()));
+    // A hover card belongs to what was under the pointer: a new view drops it.
+    Effect::new(move |_| {
+        wb.view.track();
+        wb.area.track();
+        wb.ev_view.track();
+        wb.rt_view.track();
+        wb.hover.set(None);
+    });
     wb.run(wb.restored_source());
     Effect::new(move |_| {
         let t = wb.theme.get();
