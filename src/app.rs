@@ -129,6 +129,8 @@ struct Workbench {
     stability_gap: RwSignal<String>,
     /// Which part of the workbench: realization gaps, evidence, runtime.
     area: RwSignal<String>,
+    /// Whether the first analysis has been painted (the view waits a frame).
+    first_paint: RwSignal<bool>,
     ev: RwSignal<Option<Result<gapscope_core::evidence::EvidenceReport, String>>>,
     ev_job: StoredValue<Option<JobId>>,
     /// `None`: the worked set.
@@ -231,6 +233,7 @@ impl Workbench {
             stability_regex: RwSignal::new(String::new()),
             stability_gap: RwSignal::new("macro".into()),
             area: RwSignal::new(area),
+            first_paint: RwSignal::new(false),
             ev: RwSignal::new(None),
             ev_job: StoredValue::new(None),
             ev_source: StoredValue::new(None),
@@ -616,6 +619,12 @@ impl Workbench {
 
     /// Show a finished analysis (or its error; the previous one stays).
     fn finish(self, source: Source, answer: Answer) {
+        if !self.first_paint.get_untracked() {
+            // The first render runs much wasm for the first time (compiled
+            // lazily): the view follows a frame after the summary, so that
+            // no single main-thread task is long.
+            request_animation_frame(move || self.first_paint.set(true));
+        }
         self.job.set_value(None);
         self.busy.set(None);
         self.progress.set(None);
@@ -810,7 +819,7 @@ fn App() -> impl IntoView {
                     view! {
                         <h2>{label} <SyntheticMark wb=wb /></h2>
                         <p class="explain">{explain}</p>
-                        <CurrentView wb=wb id=id />
+                        {move || wb.first_paint.get().then(|| view! { <CurrentView wb=wb id=id.clone() /> })}
                     }
                 }}
             </section>
