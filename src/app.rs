@@ -53,6 +53,21 @@ struct Knobs {
 /// Where the last loaded file is kept in this browser (never uploaded).
 const KEPT_FILE: &str = "gapscope.file";
 const THEME: &str = "gapscope.theme";
+/// The error of an answer of another kind than the job's (a page/worker bug).
+const UNEXPECTED: &str = "internal error: unexpected answer";
+
+/// The files opened for a page's own source (`None`: its built-in data).
+fn opened(
+    source: &Option<Source>,
+    files: StoredValue<Vec<web_sys::File>, LocalStorage>,
+) -> Vec<web_sys::File> {
+    if source.is_some() {
+        files.get_value()
+    } else {
+        Vec::new()
+    }
+}
+
 /// A runtime report and the simulated log it came from (when simulated).
 type Simulated = (RuntimeReport, Option<String>);
 
@@ -330,6 +345,36 @@ impl Workbench {
         slot.set_value(None);
     }
 
+    /// Submit a job beside the analysis: `slot`, when given, holds its id
+    /// until it answers (so that it can be cancelled); `done` gets the answer,
+    /// then the pool line is refreshed.
+    fn side_job(
+        self,
+        job: &Job,
+        files: Vec<web_sys::File>,
+        slot: Option<StoredValue<Option<JobId>>>,
+        done: impl FnOnce(Answer) + 'static,
+    ) {
+        let id = self.pool.with_value(|p| {
+            p.submit(
+                job,
+                files,
+                |_| {},
+                move |answer| {
+                    if let Some(slot) = slot {
+                        slot.set_value(None);
+                    }
+                    done(answer);
+                    self.refresh_pool();
+                },
+            )
+        });
+        if let Some(slot) = slot {
+            slot.set_value(Some(id));
+        }
+        self.refresh_pool();
+    }
+
     /// Jobs beside the analysis, in other workers of the pool: the trajectory
     /// overview (when the source or the trajectory options changed); the
     /// stability analysis is recomputed on demand (it depends on α).
@@ -350,30 +395,24 @@ impl Workbench {
         if *source == Source::Example {
             return;
         }
-        let id = self.pool.with_value(|p| {
-            p.submit(
-                &Job::Overview {
-                    source: source.clone(),
-                    options,
-                },
-                self.files_of(source),
-                |_| {},
-                move |answer| {
-                    self.overview_job.set_value(None);
-                    match answer {
-                        Answer::Overview(r) => self.overview.set(match *r {
-                            Ok(None) => None,
-                            Ok(Some(o)) => Some(Ok(o)),
-                            Err(e) => Some(Err(e)),
-                        }),
-                        Answer::Failed(e) => self.overview.set(Some(Err(e))),
-                        _ => {}
-                    }
-                    self.refresh_pool();
-                },
-            )
-        });
-        self.overview_job.set_value(Some(id));
+        let job = Job::Overview {
+            source: source.clone(),
+            options,
+        };
+        self.side_job(
+            &job,
+            self.files_of(source),
+            Some(self.overview_job),
+            move |answer| match answer {
+                Answer::Overview(r) => self.overview.set(match *r {
+                    Ok(None) => None,
+                    Ok(Some(o)) => Some(Ok(o)),
+                    Err(e) => Some(Err(e)),
+                }),
+                Answer::Failed(e) => self.overview.set(Some(Err(e))),
+                _ => {}
+            },
+        );
     }
 
     /// Open one trajectory in the viewer (read whole by a worker).
@@ -386,29 +425,24 @@ impl Workbench {
             options: self.trajectories.get_untracked(),
             id: id.clone(),
         };
-        let jid = self.pool.with_value(|p| {
-            p.submit(
-                &job,
-                self.files_of(&source),
-                |_| {},
-                move |answer| {
-                    self.traj_job.set_value(None);
-                    self.open_traj.set(Some(match answer {
-                        Answer::Trajectory(r) => match *r {
-                            Ok(Some(t)) => Ok(t),
-                            Ok(None) => Err(format!(
-                                "trajectory `{id}` is no longer in the loaded files"
-                            )),
-                            Err(e) => Err(e),
-                        },
-                        Answer::Failed(e) => Err(e),
-                        _ => Err("internal error: unexpected answer".into()),
-                    }));
-                    self.refresh_pool();
-                },
-            )
-        });
-        self.traj_job.set_value(Some(jid));
+        self.side_job(
+            &job,
+            self.files_of(&source),
+            Some(self.traj_job),
+            move |answer| {
+                self.open_traj.set(Some(match answer {
+                    Answer::Trajectory(r) => match *r {
+                        Ok(Some(t)) => Ok(t),
+                        Ok(None) => Err(format!(
+                            "trajectory `{id}` is no longer in the loaded files"
+                        )),
+                        Err(e) => Err(e),
+                    },
+                    Answer::Failed(e) => Err(e),
+                    _ => Err(UNEXPECTED.into()),
+                }))
+            },
+        );
     }
 
     /// Compute cross-task stability for the current source, unless it runs.
@@ -430,24 +464,18 @@ impl Workbench {
             options: self.trajectories.get_untracked(),
             settings,
         };
-        let id = self.pool.with_value(|p| {
-            p.submit(
-                &job,
-                self.files_of(&source),
-                |_| {},
-                move |answer| {
-                    self.stability_job.set_value(None);
-                    self.stability.set(Some(match answer {
-                        Answer::Stability(r) => *r,
-                        Answer::Failed(e) => Err(e),
-                        _ => Err("internal error: unexpected answer".into()),
-                    }));
-                    self.refresh_pool();
-                },
-            )
-        });
-        self.stability_job.set_value(Some(id));
-        self.refresh_pool();
+        self.side_job(
+            &job,
+            self.files_of(&source),
+            Some(self.stability_job),
+            move |answer| {
+                self.stability.set(Some(match answer {
+                    Answer::Stability(r) => *r,
+                    Answer::Failed(e) => Err(e),
+                    _ => Err(UNEXPECTED.into()),
+                }))
+            },
+        );
     }
 
     /// Score the evidence source (the worked set unless files were opened).
@@ -463,29 +491,14 @@ impl Workbench {
             bootstrap: k.bootstrap.min(10_000),
             seed: k.seed,
         };
-        let files = if source.is_some() {
-            self.ev_files.get_value()
-        } else {
-            Vec::new()
-        };
-        let id = self.pool.with_value(|p| {
-            p.submit(
-                &job,
-                files,
-                |_| {},
-                move |answer| {
-                    self.ev_job.set_value(None);
-                    self.ev.set(Some(match answer {
-                        Answer::Evidence(r) => *r,
-                        Answer::Failed(e) => Err(e),
-                        _ => Err("internal error: unexpected answer".into()),
-                    }));
-                    self.refresh_pool();
-                },
-            )
+        let files = opened(&source, self.ev_files);
+        self.side_job(&job, files, Some(self.ev_job), move |answer| {
+            self.ev.set(Some(match answer {
+                Answer::Evidence(r) => *r,
+                Answer::Failed(e) => Err(e),
+                _ => Err(UNEXPECTED.into()),
+            }))
         });
-        self.ev_job.set_value(Some(id));
-        self.refresh_pool();
     }
 
     /// Open one evidence episode in the replay (its messages read by a worker).
@@ -494,30 +507,19 @@ impl Workbench {
         self.ev_messages.set(None);
         self.ev_view.set("episode".into());
         let source = self.ev_source.get_value();
-        let files = if source.is_some() {
-            self.ev_files.get_value()
-        } else {
-            Vec::new()
+        let files = opened(&source, self.ev_files);
+        let job = Job::EvidenceMessages {
+            source,
+            id: id.clone(),
         };
-        self.pool.with_value(|p| {
-            p.submit(
-                &Job::EvidenceMessages {
-                    source,
-                    id: id.clone(),
-                },
-                files,
-                |_| {},
-                move |answer| {
-                    if self.ev_episode.get_untracked().as_deref() == Some(id.as_str()) {
-                        self.ev_messages.set(Some(match answer {
-                            Answer::EvidenceMessages(m) => *m,
-                            Answer::Failed(e) => Err(e),
-                            _ => Err("internal error: unexpected answer".into()),
-                        }));
-                    }
-                    self.refresh_pool();
-                },
-            )
+        self.side_job(&job, files, None, move |answer| {
+            if self.ev_episode.get_untracked().as_deref() == Some(id.as_str()) {
+                self.ev_messages.set(Some(match answer {
+                    Answer::EvidenceMessages(m) => *m,
+                    Answer::Failed(e) => Err(e),
+                    _ => Err(UNEXPECTED.into()),
+                }));
+            }
         });
     }
 
@@ -533,29 +535,14 @@ impl Workbench {
             bootstrap: k.bootstrap.min(10_000),
             seed: k.seed,
         };
-        let files = if source.is_some() {
-            self.rt_files.get_value()
-        } else {
-            Vec::new()
-        };
-        let id = self.pool.with_value(|p| {
-            p.submit(
-                &job,
-                files,
-                |_| {},
-                move |answer| {
-                    self.rt_job.set_value(None);
-                    self.rt.set(Some(match answer {
-                        Answer::Runtime(r) => *r,
-                        Answer::Failed(e) => Err(e),
-                        _ => Err("internal error: unexpected answer".into()),
-                    }));
-                    self.refresh_pool();
-                },
-            )
+        let files = opened(&source, self.rt_files);
+        self.side_job(&job, files, Some(self.rt_job), move |answer| {
+            self.rt.set(Some(match answer {
+                Answer::Runtime(r) => *r,
+                Answer::Failed(e) => Err(e),
+                _ => Err(UNEXPECTED.into()),
+            }))
         });
-        self.rt_job.set_value(Some(id));
-        self.refresh_pool();
     }
 
     fn refresh_pool(self) {
@@ -632,7 +619,7 @@ impl Workbench {
         let result = match answer {
             Answer::Analyze(r) => *r,
             Answer::Failed(e) => Err(e),
-            _ => Err("internal error: unexpected answer".into()),
+            _ => Err(UNEXPECTED.into()),
         };
         {
             match result {
@@ -2204,7 +2191,7 @@ fn TeachingView(wb: Workbench) -> impl IntoView {
                     recovery.set(Some(match answer {
                         Answer::Recovery(r) => *r,
                         Answer::Failed(e) => Err(e),
-                        _ => Err("internal error: unexpected answer".into()),
+                        _ => Err(UNEXPECTED.into()),
                     }));
                     wb.refresh_pool();
                 },
