@@ -108,71 +108,119 @@ fn normal(rng: &mut ChaCha8Rng) -> f64 {
     StandardNormal.sample(rng)
 }
 
-/// Generate a dataset; the same parameters always give the same table.
-pub fn generate(params: &SynthParams) -> Synthetic {
-    let mut rng = ChaCha8Rng::seed_from_u64(params.seed);
-    let p = params.foundational.len();
-    let q = params.operations.len();
+/// Models, families, the foundational profile and its standardization over
+/// all models (population SD), as both generators draw them (steps 1–2 of the
+/// module documentation), from `rng` in this order.
+pub(crate) struct Population {
+    pub models: Vec<String>,
+    pub families: Vec<String>,
+    /// Foundational rows, rounded to one decimal in [0, 100].
+    pub f: Vec<Vec<f64>>,
+    pub z: Vec<Vec<f64>>,
+}
 
+pub(crate) fn population(
+    rng: &mut ChaCha8Rng,
+    family_sizes: &[(String, usize)],
+    family_sd: f64,
+    p: usize,
+) -> Population {
     let mut models = Vec::new();
     let mut families = Vec::new();
     let mut ability = Vec::new();
-    for (f, count) in &params.families {
-        let u = params.family_sd * normal(&mut rng);
+    for (f, count) in family_sizes {
+        let u = family_sd * normal(rng);
         for k in 0..*count {
             let suffix = SIZE_SUFFIXES
                 .get(k)
                 .map_or_else(|| format!("v{}", k + 1), |s| s.to_string());
             models.push(format!("{f} {suffix}"));
             families.push(f.clone());
-            ability.push(u + normal(&mut rng));
+            ability.push(u + normal(rng));
         }
     }
     let n = models.len();
-
     let loadings: Vec<f64> = (0..p).map(|_| rng.random_range(0.4..0.9)).collect();
     let f: Vec<Vec<f64>> = (0..n)
         .map(|i| {
             (0..p)
                 .map(|j| {
                     let l: f64 = loadings[j];
-                    let e = normal(&mut rng);
+                    let e = normal(rng);
                     round1(70.0 + 8.0 * (l * ability[i] + (1.0 - l * l).sqrt() * e))
                 })
                 .collect()
         })
         .collect();
-
     // Standardize F over all models (population SD), as the analysis does per fold.
-    let z: Vec<Vec<f64>> = {
-        let mut z = vec![vec![0.0; p]; n];
-        for j in 0..p {
-            let col: Vec<f64> = f.iter().map(|r| r[j]).collect();
-            let m = col.iter().sum::<f64>() / n.max(1) as f64;
-            let sd = (col.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / n.max(1) as f64).sqrt();
-            for i in 0..n {
-                z[i][j] = if sd > 0.0 { (col[i] - m) / sd } else { 0.0 };
-            }
-        }
-        z
-    };
-
-    let offsets: Vec<f64> = (0..n).map(|_| params.gap_sd * normal(&mut rng)).collect();
-    let mut o = vec![vec![0.0; q]; n];
-    let mut planted = vec![vec![0.0; q]; n];
-    for k in 0..q {
-        let level: f64 = rng.random_range(45.0..80.0);
-        // Strength falls from 4 to 1 points per SD across operations, so the
-        // first operations are more predictable from F than the last ones.
-        let strength = 4.0 - 3.0 * k as f64 / (q.max(2) - 1) as f64;
-        let b: Vec<f64> = (0..p).map(|_| strength * normal(&mut rng)).collect();
+    let mut z = vec![vec![0.0; p]; n];
+    for j in 0..p {
+        let col: Vec<f64> = f.iter().map(|r| r[j]).collect();
+        let m = col.iter().sum::<f64>() / n.max(1) as f64;
+        let sd = (col.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / n.max(1) as f64).sqrt();
         for i in 0..n {
-            let signal: f64 = (0..p).map(|j| b[j] * z[i][j]).sum();
-            let gap = offsets[i] + params.gap_sd / 2.0 * normal(&mut rng);
-            planted[i][k] = gap;
-            o[i][k] = round1(level + signal + gap);
+            z[i][j] = if sd > 0.0 { (col[i] - m) / sd } else { 0.0 };
         }
     }
+    Population {
+        models,
+        families,
+        f,
+        z,
+    }
+}
+
+/// Operation scores from the standardized profile `z` with planted gaps
+/// (step 3 of the module documentation): per model an offset
+/// `N(0, gap_sd)`; per operation a level drawn from `levels` and loadings whose
+/// strength falls from 4 to 1 points per SD across operations (so the first
+/// operations are more predictable from F than the last); per cell a gap =
+/// offset + `N(0, gap_sd / 2)`. Returns the scores before rounding and the
+/// planted gaps.
+pub(crate) fn planted_operations(
+    rng: &mut ChaCha8Rng,
+    z: &[Vec<f64>],
+    q: usize,
+    gap_sd: f64,
+    levels: std::ops::Range<f64>,
+) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
+    let n = z.len();
+    let p = z.first().map_or(0, Vec::len);
+    let offsets: Vec<f64> = (0..n).map(|_| gap_sd * normal(rng)).collect();
+    let mut scores = vec![vec![0.0; q]; n];
+    let mut planted = vec![vec![0.0; q]; n];
+    for k in 0..q {
+        let level: f64 = rng.random_range(levels.clone());
+        let strength = 4.0 - 3.0 * k as f64 / (q.max(2) - 1) as f64;
+        let b: Vec<f64> = (0..p).map(|_| strength * normal(rng)).collect();
+        for i in 0..n {
+            let signal: f64 = (0..p).map(|j| b[j] * z[i][j]).sum();
+            let gap = offsets[i] + gap_sd / 2.0 * normal(rng);
+            planted[i][k] = gap;
+            scores[i][k] = level + signal + gap;
+        }
+    }
+    (scores, planted)
+}
+
+/// Generate a dataset; the same parameters always give the same table.
+pub fn generate(params: &SynthParams) -> Synthetic {
+    let mut rng = ChaCha8Rng::seed_from_u64(params.seed);
+    let p = params.foundational.len();
+    let q = params.operations.len();
+
+    let Population {
+        models,
+        families,
+        f,
+        z,
+    } = population(&mut rng, &params.families, params.family_sd, p);
+    let n = models.len();
+    let (raw, planted) = planted_operations(&mut rng, &z, q, params.gap_sd, 45.0..80.0);
+    let o: Vec<Vec<f64>> = raw
+        .iter()
+        .map(|r| r.iter().map(|v| round1(*v)).collect())
+        .collect();
 
     let macro_o: Vec<f64> = o
         .iter()

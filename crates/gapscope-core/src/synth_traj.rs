@@ -227,8 +227,6 @@ fn normal(rng: &mut ChaCha8Rng) -> f64 {
     StandardNormal.sample(rng)
 }
 
-const SIZE_SUFFIXES: [&str; 4] = ["Max", "Pro", "Lite", "Nano"];
-
 /// Generate a corpus; the same parameters always give the same corpus.
 pub fn generate(params: &TrajParams) -> Result<SyntheticCorpus, String> {
     params.validate()?;
@@ -236,57 +234,15 @@ pub fn generate(params: &TrajParams) -> Result<SyntheticCorpus, String> {
     let p = params.foundational.len();
     let q = params.operations.len();
 
-    let mut models = Vec::new();
-    let mut families = Vec::new();
-    let mut ability = Vec::new();
-    for (f, count) in &params.families {
-        let u = params.family_sd * normal(&mut rng);
-        for k in 0..*count {
-            let suffix = SIZE_SUFFIXES
-                .get(k)
-                .map_or_else(|| format!("v{}", k + 1), |s| s.to_string());
-            models.push(format!("{f} {suffix}"));
-            families.push(f.clone());
-            ability.push(u + normal(&mut rng));
-        }
-    }
+    let crate::synth::Population {
+        models,
+        families,
+        f,
+        z,
+    } = crate::synth::population(&mut rng, &params.families, params.family_sd, p);
     let n = models.len();
-    let loadings: Vec<f64> = (0..p).map(|_| rng.random_range(0.4..0.9)).collect();
-    let f: Vec<Vec<f64>> = (0..n)
-        .map(|i| {
-            (0..p)
-                .map(|j| {
-                    let l = loadings[j];
-                    let e = normal(&mut rng);
-                    let v = 70.0 + 8.0 * (l * ability[i] + (1.0 - l * l).sqrt() * e);
-                    (v.clamp(0.0, 100.0) * 10.0).round() / 10.0
-                })
-                .collect()
-        })
-        .collect();
-    let mut z = vec![vec![0.0; p]; n];
-    for j in 0..p {
-        let col: Vec<f64> = f.iter().map(|r| r[j]).collect();
-        let m = col.iter().sum::<f64>() / n as f64;
-        let sd = (col.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / n as f64).sqrt();
-        for i in 0..n {
-            z[i][j] = if sd > 0.0 { (col[i] - m) / sd } else { 0.0 };
-        }
-    }
-    let offsets: Vec<f64> = (0..n).map(|_| params.gap_sd * normal(&mut rng)).collect();
-    let mut truth = vec![vec![0.0; q]; n];
-    let mut planted = vec![vec![0.0; q]; n];
-    for k in 0..q {
-        let level: f64 = rng.random_range(50.0..75.0);
-        let strength = 4.0 - 3.0 * k as f64 / (q.max(2) - 1) as f64;
-        let b: Vec<f64> = (0..p).map(|_| strength * normal(&mut rng)).collect();
-        for i in 0..n {
-            let signal: f64 = (0..p).map(|j| b[j] * z[i][j]).sum();
-            let gap = offsets[i] + params.gap_sd / 2.0 * normal(&mut rng);
-            planted[i][k] = gap;
-            truth[i][k] = level + signal + gap;
-        }
-    }
+    let (truth, planted) =
+        crate::synth::planted_operations(&mut rng, &z, q, params.gap_sd, 50.0..75.0);
     // Per (model, group) deviations, shared by the operations: the planted instability.
     let deviation: Vec<Vec<f64>> = (0..n)
         .map(|_| {
