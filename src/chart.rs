@@ -73,6 +73,28 @@ struct Scale {
 }
 
 impl Scale {
+    /// The plot area's horizontal scale for data `d0..d1`.
+    fn x(d0: f64, d1: f64, log: bool) -> Scale {
+        Scale {
+            d0,
+            d1,
+            r0: ML,
+            r1: W - MR,
+            log,
+        }
+    }
+
+    /// The plot area's vertical (linear) scale for data `d0..d1`.
+    fn y(d0: f64, d1: f64) -> Scale {
+        Scale {
+            d0,
+            d1,
+            r0: H - MB,
+            r1: MT,
+            log: false,
+        }
+    }
+
     fn at(&self, v: f64) -> f64 {
         let (v, d0, d1) = if self.log {
             (v.log10(), self.d0.log10(), self.d1.log10())
@@ -110,6 +132,27 @@ fn open(out: &mut String, title: &str, desc: &str) {
         d = esc(desc),
         x = ML,
     );
+}
+
+/// Linear axes over the plot area with nice ticks; the two scales.
+fn linear_axes(
+    out: &mut String,
+    (x0, x1): (f64, f64),
+    (y0, y1): (f64, f64),
+    x_label: &str,
+    y_label: &str,
+) -> (Scale, Scale) {
+    let (xs, ys) = (Scale::x(x0, x1, false), Scale::y(y0, y1));
+    axes(
+        out,
+        &xs,
+        &ys,
+        &nice_ticks(x0, x1),
+        &nice_ticks(y0, y1),
+        x_label,
+        y_label,
+    );
+    (xs, ys)
 }
 
 fn axes(
@@ -192,29 +235,7 @@ pub fn scatter(
         x1 = x1.max(y1);
         y1 = x1;
     }
-    let xs = Scale {
-        d0: x0,
-        d1: x1,
-        r0: ML,
-        r1: W - MR,
-        log: false,
-    };
-    let ys = Scale {
-        d0: y0,
-        d1: y1,
-        r0: H - MB,
-        r1: MT,
-        log: false,
-    };
-    axes(
-        &mut out,
-        &xs,
-        &ys,
-        &nice_ticks(x0, x1),
-        &nice_ticks(y0, y1),
-        x_label,
-        y_label,
-    );
+    let (xs, ys) = linear_axes(&mut out, (x0, x1), (y0, y1), x_label, y_label);
     if equality {
         let _ = write!(
             out,
@@ -288,24 +309,12 @@ pub fn bars(title: &str, x_label: &str, items: &[Bar]) -> String {
         .flat_map(|b| b.value.into_iter().chain(b.ci.into_iter().flatten()))
         .chain([0.0]);
     let (x0, x1) = padded(all);
-    let xs = Scale {
-        d0: x0,
-        d1: x1,
-        r0: ML,
-        r1: W - MR,
-        log: false,
-    };
+    let xs = Scale::x(x0, x1, false);
     let band = (H - MT - MB) / items.len().max(1) as f64;
     axes(
         &mut out,
         &xs,
-        &Scale {
-            d0: 0.0,
-            d1: 1.0,
-            r0: H - MB,
-            r1: MT,
-            log: false,
-        },
+        &Scale::y(0.0, 1.0),
         &nice_ticks(x0, x1),
         &[],
         x_label,
@@ -396,20 +405,8 @@ pub fn log_lines(
             .iter()
             .flat_map(|s| s.values.iter().flatten().copied()),
     );
-    let xs = Scale {
-        d0: x0,
-        d1: x1,
-        r0: ML,
-        r1: W - MR,
-        log: true,
-    };
-    let ys = Scale {
-        d0: y0,
-        d1: y1,
-        r0: H - MB,
-        r1: MT,
-        log: false,
-    };
+    let xs = Scale::x(x0, x1, true);
+    let ys = Scale::y(y0, y1);
     let decades: Vec<f64> = (x0.log10().ceil() as i32..=x1.log10().floor() as i32)
         .map(|e| 10f64.powi(e))
         .collect();
@@ -782,29 +779,7 @@ pub fn lines(
                 .flat_map(|p| p.y.into_iter().chain(p.ci.into_iter().flatten()))
         }))
     });
-    let xs = Scale {
-        d0: x0,
-        d1: x1,
-        r0: ML,
-        r1: W - MR,
-        log: false,
-    };
-    let ys = Scale {
-        d0: y0,
-        d1: y1,
-        r0: H - MB,
-        r1: MT,
-        log: false,
-    };
-    axes(
-        &mut out,
-        &xs,
-        &ys,
-        &nice_ticks(x0, x1),
-        &nice_ticks(y0, y1),
-        x_label,
-        y_label,
-    );
+    let (xs, ys) = linear_axes(&mut out, (x0, x1), (y0, y1), x_label, y_label);
     let n = series.len() as f64;
     for (k, s) in series.iter().enumerate() {
         let dodge = (k as f64 - (n - 1.0) / 2.0) * 3.0;
