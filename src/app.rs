@@ -8,7 +8,8 @@ use gapscope_core::join::TrajectoryOptions;
 use gapscope_core::profile::Role;
 use gapscope_core::{ProfileTable, RoleOverrides};
 use gapscope_worker::{
-    Analysis, Answer, Job, Pair, Progress, Request, Source, CORPUS_LABEL, EXAMPLE_LABEL,
+    Analysis, Answer, Job, OverviewResult, Pair, Progress, Request, Source, CORPUS_LABEL,
+    EXAMPLE_LABEL,
 };
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -126,7 +127,9 @@ struct Workbench {
     /// Renames and task subset for the current trajectory files.
     trajectories: RwSignal<TrajectoryOptions>,
     /// The trajectory files of the current source (None: none, or not yet).
-    overview: RwSignal<Option<Result<Overview, String>>>,
+    /// Shared, not copied, by every view that reads it (a large corpus has
+    /// hundreds of thousands of rows).
+    overview: RwSignal<Option<Result<std::sync::Arc<Overview>, String>>>,
     overview_job: StoredValue<Option<JobId>>,
     /// What the overview was computed for (source and trajectory options).
     overview_key: StoredValue<String>,
@@ -313,9 +316,17 @@ impl Workbench {
         }
         self.busy.set(Some(label));
         self.progress.set(None);
+        // A new source (or new trajectory options) also needs the trajectory
+        // overview: one import job reads the files once for both.
+        let with_overview = self.side_jobs(&source);
+        let job = if with_overview {
+            Job::Import(request)
+        } else {
+            Job::Analyze(request)
+        };
         let id = self.pool.with_value(|p| {
             p.submit(
-                &Job::Analyze(request),
+                &job,
                 files,
                 move |progress| self.progress.set(Some(progress)),
                 {
@@ -325,7 +336,9 @@ impl Workbench {
             )
         });
         self.job.set_value(Some(id));
-        self.side_jobs(&source);
+        if with_overview {
+            self.overview_job.set_value(Some(id));
+        }
         self.refresh_pool();
     }
 
@@ -375,44 +388,41 @@ impl Workbench {
         self.refresh_pool();
     }
 
-    /// Jobs beside the analysis, in other workers of the pool: the trajectory
-    /// overview (when the source or the trajectory options changed); the
-    /// stability analysis is recomputed on demand (it depends on α).
-    fn side_jobs(self, source: &Source) {
+    /// What changes beside the analysis when `source` is (re-)analysed: the
+    /// stability analysis is cleared (recomputed on demand: it depends on
+    /// α); the trajectory overview and the open trajectory are cleared when
+    /// the source or the trajectory options changed. Whether the analysis
+    /// job must also build the overview (also when the job that was building
+    /// it was superseded before it answered).
+    fn side_jobs(self, source: &Source) -> bool {
         self.side_source.set_value(source.clone());
         self.cancel_job(self.stability_job);
         self.stability.set(None);
         let options = self.trajectories.get_untracked();
         let key = serde_json::to_string(&(source_label(source), &options)).unwrap_or_default();
         if key == self.overview_key.get_value() {
-            return;
+            return self.overview_job.get_value().is_some();
         }
         self.overview_key.set_value(key);
-        self.cancel_job(self.overview_job);
+        self.overview_job.set_value(None);
         self.cancel_job(self.traj_job);
         self.overview.set(None);
         self.open_traj.set(None);
-        if *source == Source::Example {
+        *source != Source::Example
+    }
+
+    /// The overview part of an import job's answer, when that job is still
+    /// the one building the overview.
+    fn finish_overview(self, id: JobId, overview: OverviewResult) {
+        if self.overview_job.get_value() != Some(id) {
             return;
         }
-        let job = Job::Overview {
-            source: source.clone(),
-            options,
-        };
-        self.side_job(
-            &job,
-            self.files_of(source),
-            Some(self.overview_job),
-            move |answer| match answer {
-                Answer::Overview(r) => self.overview.set(match *r {
-                    Ok(None) => None,
-                    Ok(Some(o)) => Some(Ok(o)),
-                    Err(e) => Some(Err(e)),
-                }),
-                Answer::Failed(e) => self.overview.set(Some(Err(e))),
-                _ => {}
-            },
-        );
+        self.overview_job.set_value(None);
+        self.overview.set(match overview {
+            Ok(None) => None,
+            Ok(Some(o)) => Some(Ok(std::sync::Arc::new(o))),
+            Err(e) => Some(Err(e)),
+        });
     }
 
     /// Open one trajectory in the viewer (read whole by a worker).
@@ -612,13 +622,27 @@ impl Workbench {
             // no single main-thread task is long.
             request_animation_frame(move || self.first_paint.set(true));
         }
+        // A superseded job never answers (the pool drops its handler), so
+        // this answer is the current job's.
+        let id = self.job.get_value();
         self.job.set_value(None);
         self.busy.set(None);
         self.progress.set(None);
         self.refresh_pool();
         let result = match answer {
             Answer::Analyze(r) => *r,
-            Answer::Failed(e) => Err(e),
+            Answer::Import { analysis, overview } => {
+                if let Some(id) = id {
+                    self.finish_overview(id, *overview);
+                }
+                *analysis
+            }
+            Answer::Failed(e) => {
+                if let Some(id) = id {
+                    self.finish_overview(id, Err(e.clone()));
+                }
+                Err(e)
+            }
             _ => Err(UNEXPECTED.into()),
         };
         {
@@ -655,6 +679,11 @@ impl Workbench {
     fn cancel(self) {
         if let Some(id) = self.job.get_value() {
             self.pool.with_value(|p| p.cancel(id));
+            if self.overview_job.get_value() == Some(id) {
+                // Read again by the next analysis of this source.
+                self.overview_job.set_value(None);
+                self.overview_key.set_value(String::new());
+            }
         }
         self.job.set_value(None);
         self.busy.set(None);
@@ -937,8 +966,8 @@ fn TrajectoriesView(wb: Workbench) -> impl IntoView {
 }
 
 #[component]
-fn TrajectoryList(wb: Workbench, overview: Overview) -> impl IntoView {
-    let o = std::sync::Arc::new(overview);
+fn TrajectoryList(wb: Workbench, overview: std::sync::Arc<Overview>) -> impl IntoView {
+    let o = overview;
     let models = tv::distinct(o.trajectories.iter().map(|t| t.model.as_str()));
     let groups = tv::distinct(o.trajectories.iter().filter_map(|t| t.group.as_deref()));
     let terminations = tv::distinct(

@@ -7,4 +7,7 @@
 // so every script the page runs is one of its own files ('self').
 const start = document.getElementById('gapscope-start');
 const { default: init } = await import(start.dataset.appJs);
-await init({ module_or_path: start.dataset.appWasm });
+const app = await init({ module_or_path: start.dataset.appWasm });
+// The page's own wasm memory, for the import-memory benchmark
+// (scripts/bench-browser.mjs); read-only use, nothing leaves the page.
+globalThis.__gapscopePageMemory = () => app.memory.buffer.byteLength;

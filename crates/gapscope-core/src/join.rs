@@ -7,6 +7,7 @@
 //! both carry, and two outcome columns are errors that name the files.
 
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 use crate::profile::{Block, ProfileTable};
 
@@ -151,6 +152,9 @@ pub struct Inputs {
     pub trajectory_files: Vec<String>,
     /// What reading said (skipped lines, reward mappings, renames, labels).
     pub notes: Vec<String>,
+    /// With [`read_inputs_from`]'s `digests`: name, size and SHA-256 of
+    /// every file, in input order.
+    pub digests: Vec<crate::manifest::Input>,
 }
 
 /// Which trajectories keep their messages when inputs are read.
@@ -170,8 +174,43 @@ pub fn read_inputs<B: AsRef<[u8]>>(
     options: &TrajectoryOptions,
     messages: &Messages,
 ) -> Result<Inputs, ReadError> {
+    read_inputs_from(
+        files
+            .iter()
+            .map(|(name, bytes)| InputFile::Bytes(name.clone(), Cow::Borrowed(bytes.as_ref())))
+            .collect(),
+        options,
+        messages,
+        false,
+    )
+}
+
+/// One input file of [`read_inputs_from`]: its bytes, or a reader that is
+/// read once. A stream of canonical JSONL is parsed line by line as it is
+/// read, so a large file is never held whole (the browser streams the
+/// user's files); any other stream is read whole first.
+/// Bytes owned here are dropped as soon as their file is read.
+pub enum InputFile<'a> {
+    Bytes(String, Cow<'a, [u8]>),
+    Stream(String, Box<dyn std::io::Read + 'a>),
+}
+
+/// How much of a stream is read before its format is decided (more when its
+/// first line is longer).
+const STREAM_HEAD: usize = 1 << 20;
+
+/// [`read_inputs`] over [`InputFile`]s; with `digests`, the name, size and
+/// SHA-256 of every file go to [`Inputs::digests`] (a stream is hashed as
+/// it is read), for the reproducibility manifest.
+pub fn read_inputs_from(
+    files: Vec<InputFile<'_>>,
+    options: &TrajectoryOptions,
+    messages: &Messages,
+    digests: bool,
+) -> Result<Inputs, ReadError> {
     let mut inputs = Inputs::default();
-    let mut label_files = Vec::new();
+    // Texts of label CSVs, applied once every trajectory is read.
+    let mut label_files: Vec<(String, String)> = Vec::new();
     let read_options = crate::trajectory::ReadOptions {
         model: None,
         score: options.score.clone(),
@@ -181,10 +220,38 @@ pub fn read_inputs<B: AsRef<[u8]>>(
             _ => None,
         },
     };
-    for (name, bytes) in files {
-        let bytes = bytes.as_ref();
+    for file in files {
+        let (name, whole) = match file {
+            InputFile::Bytes(name, bytes) => {
+                if digests {
+                    inputs
+                        .digests
+                        .push(crate::manifest::Input::new(&name, &bytes));
+                }
+                (name, bytes)
+            }
+            InputFile::Stream(name, reader) => {
+                let mut reader = Hashing::new(reader, digests);
+                let read = read_stream(&name, &mut reader, &read_options)?;
+                if let Some((bytes, sha256)) = reader.finish() {
+                    inputs.digests.push(crate::manifest::Input {
+                        name: name.clone(),
+                        bytes,
+                        sha256,
+                    });
+                }
+                match read {
+                    Streamed::Jsonl(c) => {
+                        add_corpus(&mut inputs, &name, c);
+                        continue;
+                    }
+                    Streamed::Whole(bytes) => (name, Cow::Owned(bytes)),
+                }
+            }
+        };
+        let bytes: &[u8] = &whole;
         if crate::trajectory::detect_bytes(bytes).is_some() {
-            let c = crate::trajectory::read_any_bytes(name, bytes, &read_options).map_err(
+            let c = crate::trajectory::read_any_bytes(&name, bytes, &read_options).map_err(
                 |message| ReadError::Trajectories {
                     file: name.clone(),
                     // Inspect errors may name the file already.
@@ -194,28 +261,7 @@ pub fn read_inputs<B: AsRef<[u8]>>(
                         .unwrap_or(message),
                 },
             )?;
-            inputs
-                .notes
-                .extend(c.reward_mappings.iter().map(|m| m.sentence()));
-            if !c.skipped.is_empty() {
-                let first: Vec<String> = c.skipped.iter().take(3).map(|e| e.to_string()).collect();
-                inputs.notes.push(format!(
-                    "{name}: {} malformed line(s) skipped ({}{})",
-                    c.skipped.len(),
-                    first.join("; "),
-                    if c.skipped.len() > 3 { "; …" } else { "" }
-                ));
-            }
-            if let Some(first) = c.notes.first() {
-                inputs.notes.push(format!(
-                    "{name}: {} trajectories with tool results that answer no earlier tool call (first: {first})",
-                    c.notes.len()
-                ));
-            }
-            inputs.corpus.trajectories.extend(c.trajectories);
-            inputs.corpus.skipped.extend(c.skipped);
-            inputs.corpus.notes.extend(c.notes);
-            inputs.trajectory_files.push(name.clone());
+            add_corpus(&mut inputs, &name, c);
             continue;
         }
         let text = std::str::from_utf8(bytes).map_err(|e| ReadError::Encoding {
@@ -224,9 +270,9 @@ pub fn read_inputs<B: AsRef<[u8]>>(
             offset: e.valid_up_to(),
         })?;
         if is_label_csv(text) {
-            label_files.push((name, text));
+            label_files.push((name, text.to_string()));
         } else {
-            inputs.profiles.push((name.clone(), text.to_string()));
+            inputs.profiles.push((name, text.to_string()));
         }
     }
     if inputs.trajectory_files.is_empty() {
@@ -279,6 +325,162 @@ pub fn read_inputs<B: AsRef<[u8]>>(
     Ok(inputs)
 }
 
+/// Add one trajectory file's corpus to the inputs, with what reading it said.
+fn add_corpus(inputs: &mut Inputs, name: &str, c: crate::trajectory::Corpus) {
+    inputs
+        .notes
+        .extend(c.reward_mappings.iter().map(|m| m.sentence()));
+    if !c.skipped.is_empty() {
+        let first: Vec<String> = c.skipped.iter().take(3).map(|e| e.to_string()).collect();
+        inputs.notes.push(format!(
+            "{name}: {} malformed line(s) skipped ({}{})",
+            c.skipped.len(),
+            first.join("; "),
+            if c.skipped.len() > 3 { "; …" } else { "" }
+        ));
+    }
+    if let Some(first) = c.notes.first() {
+        inputs.notes.push(format!(
+            "{name}: {} trajectories with tool results that answer no earlier tool call (first: {first})",
+            c.notes.len()
+        ));
+    }
+    inputs.corpus.trajectories.extend(c.trajectories);
+    inputs.corpus.skipped.extend(c.skipped);
+    inputs.corpus.notes.extend(c.notes);
+    inputs.trajectory_files.push(name.to_string());
+}
+
+/// A stream, read: canonical JSONL parsed as it was read, or any other file whole.
+enum Streamed {
+    Jsonl(crate::trajectory::Corpus),
+    Whole(Vec<u8>),
+}
+
+/// A reader that counts and (when asked) hashes (SHA-256) what passes through it.
+struct Hashing<R> {
+    inner: R,
+    sha: Option<sha2::Sha256>,
+    bytes: usize,
+}
+
+impl<R: std::io::Read> Hashing<R> {
+    fn new(inner: R, hash: bool) -> Self {
+        Hashing {
+            inner,
+            sha: hash.then(<sha2::Sha256 as sha2::Digest>::new),
+            bytes: 0,
+        }
+    }
+
+    /// Bytes read and their SHA-256 (lowercase hex), when hashed.
+    fn finish(self) -> Option<(usize, String)> {
+        let digest = sha2::Digest::finalize(self.sha?);
+        Some((
+            self.bytes,
+            digest.iter().map(|b| format!("{b:02x}")).collect(),
+        ))
+    }
+}
+
+impl<R: std::io::Read> std::io::Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if let Some(sha) = &mut self.sha {
+            sha2::Digest::update(sha, &buf[..n]);
+        }
+        self.bytes += n;
+        Ok(n)
+    }
+}
+
+/// Read a stream: its head decides whether it is canonical JSONL (then the
+/// lines are parsed as they arrive); anything else is read whole.
+fn read_stream(
+    name: &str,
+    reader: &mut dyn std::io::Read,
+    options: &crate::trajectory::ReadOptions,
+) -> Result<Streamed, ReadError> {
+    use std::io::{BufRead, Read};
+    let unreadable = |e: std::io::Error| ReadError::Trajectories {
+        file: name.to_string(),
+        message: format!("could not be read: {e}"),
+    };
+    let mut head = Vec::new();
+    // Enough to see the first line whole (or the end of the file).
+    let first_line_end = loop {
+        let start = head.len();
+        let got = Read::take(&mut *reader, STREAM_HEAD as u64)
+            .read_to_end(&mut head)
+            .map_err(unreadable)?;
+        // As `detect` sees it: after a byte-order mark and blank space.
+        let bom = if head.starts_with("\u{feff}".as_bytes()) {
+            3
+        } else {
+            0
+        };
+        let text_start = head[bom.min(head.len())..]
+            .iter()
+            .position(|b| !b" \t\r\n".contains(b))
+            .map_or(head.len(), |p| bom + p);
+        if let Some(nl) = head[start.max(text_start)..]
+            .iter()
+            .position(|&b| b == b'\n')
+        {
+            break Some(start.max(text_start) + nl);
+        }
+        if got == 0 {
+            break None;
+        }
+    };
+    let is_jsonl = first_line_end.is_some_and(|end| {
+        std::str::from_utf8(&head[..end])
+            .ok()
+            .and_then(crate::trajectory::detect)
+            == Some(crate::trajectory::TrajectoryFormat::Jsonl)
+    });
+    if !is_jsonl {
+        reader.read_to_end(&mut head).map_err(unreadable)?;
+        return Ok(Streamed::Whole(head));
+    }
+    let mut lines = crate::trajectory::JsonlLines::new(options);
+    let mut input = std::io::BufReader::with_capacity(1 << 20, head.as_slice().chain(reader));
+    let mut line = Vec::new();
+    let mut offset = 0usize;
+    loop {
+        line.clear();
+        let n = input.read_until(b'\n', &mut line).map_err(unreadable)?;
+        if n == 0 {
+            break;
+        }
+        let mut raw: &[u8] = &line;
+        if let Some(r) = raw.strip_suffix(b"\n") {
+            raw = r.strip_suffix(b"\r").unwrap_or(r);
+        }
+        let mut skipped = 0;
+        if offset == 0 {
+            if let Some(r) = raw.strip_prefix("\u{feff}".as_bytes()) {
+                raw = r;
+                skipped = 3;
+            }
+        }
+        let text = std::str::from_utf8(raw).map_err(|e| ReadError::Encoding {
+            file: name.to_string(),
+            line: lines.lines() + 1,
+            offset: offset + skipped + e.valid_up_to(),
+        })?;
+        lines.push(text);
+        offset += n;
+    }
+    let mut corpus = lines.finish();
+    if let Some(m) = &options.model {
+        for t in &mut corpus.trajectories {
+            t.model = m.clone();
+        }
+    }
+    Ok(Streamed::Jsonl(corpus))
+}
+
 impl TrajectoryOptions {
     /// The operation-profile options these trajectory options imply.
     pub fn profile_options(&self) -> crate::trajectory::ProfileOptions {
@@ -299,12 +501,27 @@ pub fn read_profiles_with<B: AsRef<[u8]>>(
     overrides: &crate::RoleOverrides,
     options: &TrajectoryOptions,
 ) -> Result<(ProfileTable, JoinReport), ReadError> {
+    profiles_of_inputs(
+        read_inputs(files, options, &Messages::Counts)?,
+        overrides,
+        options,
+    )
+}
+
+/// [`read_profiles_with`] on inputs already read (read once, the page's
+/// import job also builds the trajectory overview from them).
+pub fn profiles_of_inputs(
+    inputs: Inputs,
+    overrides: &crate::RoleOverrides,
+    options: &TrajectoryOptions,
+) -> Result<(ProfileTable, JoinReport), ReadError> {
     let Inputs {
         profiles: mut profile_files,
         corpus,
         trajectory_files: traj_names,
         mut notes,
-    } = read_inputs(files, options, &Messages::Counts)?;
+        digests: _,
+    } = inputs;
     let mut pooled: Option<(Vec<String>, Vec<Option<f64>>)> = None;
     if !traj_names.is_empty() {
         let profile =
@@ -519,6 +736,144 @@ mod tests {
 
     const FOUNDATIONAL: &str = include_str!("../../../tests/fixtures/foundational-small.csv");
     const TRAJECTORIES: &str = include_str!("../../../tests/fixtures/trajectories-small.jsonl");
+    const CORPUS: &str = include_str!("../../../assets/synthetic-trajectories/trajectories.jsonl");
+
+    /// A reader that hands out `step` bytes at a time (chunk boundaries fall
+    /// inside lines, inside UTF-8 characters and inside `\r\n`).
+    struct Trickle<'a> {
+        bytes: &'a [u8],
+        step: usize,
+    }
+
+    impl std::io::Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.step.min(buf.len()).min(self.bytes.len());
+            buf[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    fn streamed<'a>(files: &'a [(String, Vec<u8>)], step: usize) -> Vec<InputFile<'a>> {
+        files
+            .iter()
+            .map(|(n, b)| {
+                InputFile::Stream(
+                    n.clone(),
+                    Box::new(Trickle {
+                        bytes: b.as_slice(),
+                        step,
+                    }),
+                )
+            })
+            .collect()
+    }
+
+    /// Everything but the stream digests.
+    fn same(a: &Inputs, b: &Inputs) -> bool {
+        a.profiles == b.profiles
+            && a.corpus == b.corpus
+            && a.trajectory_files == b.trajectory_files
+            && a.notes == b.notes
+    }
+
+    /// A stream is read exactly as the same bytes are (JSONL parsed as it
+    /// streams, every other kind read whole), in chunks of any size, and its
+    /// SHA-256 is the file's.
+    #[test]
+    fn a_stream_reads_like_its_bytes() {
+        // Over two megabytes of JSONL (past the stream head): the corpus eight
+        // times with distinct ids, a BOM, CRLF endings, blank, malformed,
+        // repeated and non-ASCII lines.
+        let mut big = String::from("\u{feff}\n");
+        for k in 0..8 {
+            for line in CORPUS.lines() {
+                big.push_str(&line.replacen("{\"id\":\"", &format!("{{\"id\":\"{k}·"), 1));
+                big.push_str(if k % 2 == 0 { "\r\n" } else { "\n" });
+            }
+            big.push_str("{\"id\": \"broken\n\n");
+        }
+        big.push_str(CORPUS.lines().next().unwrap());
+        assert!(big.len() > 2 * STREAM_HEAD);
+        let labels = "trajectory_id,operation,requirement,label\n0·Aurora Max/task-001/0,GI,1,1\n";
+        let files: Vec<(String, Vec<u8>)> = vec![
+            ("f.csv".into(), FOUNDATIONAL.as_bytes().to_vec()),
+            ("big.jsonl".into(), big.into_bytes()),
+            ("small.jsonl".into(), TRAJECTORIES.as_bytes().to_vec()),
+            ("labels.csv".into(), labels.as_bytes().to_vec()),
+        ];
+        let whole = read_inputs(&files, &TrajectoryOptions::default(), &Messages::Counts).unwrap();
+        assert!(whole.corpus.trajectories.len() > 8 * 900);
+        assert!(!whole.corpus.skipped.is_empty());
+        assert!(
+            whole.notes.iter().any(|n| n.contains("labels applied")),
+            "{:?}",
+            whole.notes
+        );
+        for step in [1 << 16, 4093, 777] {
+            let s = read_inputs_from(
+                streamed(&files, step),
+                &TrajectoryOptions::default(),
+                &Messages::Counts,
+                true,
+            )
+            .unwrap();
+            assert!(same(&whole, &s), "step {step}");
+            let digests: Vec<(String, usize, String)> = s
+                .digests
+                .iter()
+                .map(|i| (i.name.clone(), i.bytes, i.sha256.clone()))
+                .collect();
+            let expected: Vec<(String, usize, String)> = files
+                .iter()
+                .map(|(n, b)| (n.clone(), b.len(), crate::manifest::sha256_hex(b)))
+                .collect();
+            assert_eq!(digests, expected);
+        }
+        // The big file was parsed as it streamed, not read whole.
+        let mut r = Trickle {
+            bytes: &files[1].1,
+            step: 5000,
+        };
+        let parsed = read_stream("big.jsonl", &mut r, &Default::default()).unwrap();
+        assert!(matches!(parsed, Streamed::Jsonl(ref c) if c.trajectories.len() > 8 * 900));
+        // Messages kept for one trajectory only, as with bytes.
+        let only = Messages::Only("1·Aurora Max/task-001/0".into());
+        let a = read_inputs(&files, &TrajectoryOptions::default(), &only).unwrap();
+        let b = read_inputs_from(
+            streamed(&files, 999),
+            &TrajectoryOptions::default(),
+            &only,
+            false,
+        )
+        .unwrap();
+        assert!(same(&a, &b));
+    }
+
+    /// A byte that is not UTF-8 in a streamed JSONL file is located as in
+    /// the bytes (file, line, offset); a τ²-bench-like file that is not
+    /// JSONL is read whole.
+    #[test]
+    fn a_stream_locates_a_bad_byte_like_its_bytes() {
+        let mut bad = CORPUS.as_bytes()[..20_000].to_vec();
+        let cut = bad.iter().rposition(|&b| b == b'\n').unwrap() + 1;
+        bad.truncate(cut);
+        bad.extend_from_slice(b"{\"id\": \"x\xff\"}\n");
+        let files = vec![("bad.jsonl".to_string(), bad)];
+        let a = read_inputs(&files, &TrajectoryOptions::default(), &Messages::Counts).unwrap_err();
+        let b = read_inputs_from(
+            streamed(&files, 100),
+            &TrajectoryOptions::default(),
+            &Messages::Counts,
+            false,
+        )
+        .unwrap_err();
+        assert_eq!(a, b);
+        assert!(
+            matches!(a, ReadError::Encoding { line, .. } if line > 1),
+            "{a:?}"
+        );
+    }
 
     #[test]
     fn trajectory_files_form_one_corpus_whatever_their_split() {

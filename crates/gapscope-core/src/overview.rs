@@ -8,7 +8,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::join::{read_inputs, read_profiles_with, Messages, ReadError, TrajectoryOptions};
+use crate::join::{
+    read_inputs, read_profiles_with, Inputs, Messages, ReadError, TrajectoryOptions,
+};
 use crate::profile::plural;
 use crate::stability::{stability, StabilityReport, StabilitySettings};
 use crate::trajectory::{operation_profile, OperationProfile, Trajectory};
@@ -86,9 +88,16 @@ pub fn overview<B: AsRef<[u8]>>(
     files: &[(String, B)],
     options: &TrajectoryOptions,
 ) -> Result<Option<Overview>, ReadError> {
-    let inputs = read_inputs(files, options, &Messages::Counts)?;
+    Ok(overview_of_inputs(
+        &read_inputs(files, options, &Messages::Counts)?,
+        options,
+    ))
+}
+
+/// [`overview`] of inputs already read (with [`Messages::Counts`]).
+pub fn overview_of_inputs(inputs: &Inputs, options: &TrajectoryOptions) -> Option<Overview> {
     if inputs.trajectory_files.is_empty() {
-        return Ok(None);
+        return None;
     }
     let ts = &inputs.corpus.trajectories;
     let profile = operation_profile(ts, &options.profile_options());
@@ -134,14 +143,14 @@ pub fn overview<B: AsRef<[u8]>>(
             )
         })
         .collect();
-    Ok(Some(Overview {
-        files: inputs.trajectory_files,
+    Some(Overview {
+        files: inputs.trajectory_files.clone(),
         summary,
-        notes: inputs.notes,
+        notes: inputs.notes.clone(),
         groups: groups.len(),
         profile,
         trajectories,
-    }))
+    })
 }
 
 /// One trajectory of the inputs, whole (messages, tool calls, gold actions).
@@ -172,7 +181,19 @@ pub fn stability_of<B: AsRef<[u8]>>(
     options: &TrajectoryOptions,
     settings: &StabilitySettings,
 ) -> Result<StabilityReport, StabilityOfError> {
-    let inputs = read_inputs(files, options, &Messages::Counts)?;
+    stability_of_inputs(
+        &read_inputs(files, options, &Messages::Counts)?,
+        options,
+        settings,
+    )
+}
+
+/// [`stability_of`] on inputs already read (with [`Messages::Counts`]).
+pub fn stability_of_inputs(
+    inputs: &Inputs,
+    options: &TrajectoryOptions,
+    settings: &StabilitySettings,
+) -> Result<StabilityReport, StabilityOfError> {
     if inputs.trajectory_files.is_empty() {
         return Err(StabilityOfError::Missing("no trajectory file was given"));
     }

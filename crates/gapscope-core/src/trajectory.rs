@@ -237,12 +237,41 @@ pub fn read_jsonl(text: &str) -> Corpus {
 /// is lightened as soon as its line is read, so that a large file never
 /// holds all its messages at once.
 pub fn read_jsonl_with(text: &str, options: &ReadOptions) -> Corpus {
-    let mut corpus = Corpus::default();
-    let mut seen: IndexMap<String, u64> = IndexMap::new();
-    for (i, raw) in text.trim_start_matches('\u{feff}').lines().enumerate() {
-        let line = i as u64 + 1;
+    let mut lines = JsonlLines::new(options);
+    for raw in text.trim_start_matches('\u{feff}').lines() {
+        lines.push(raw);
+    }
+    lines.finish()
+}
+
+/// Canonical JSONL read a line at a time ([`read_jsonl_with`] is this over a
+/// whole text): a large file streamed in chunks is parsed as it arrives and
+/// never held whole.
+#[derive(Debug)]
+pub struct JsonlLines {
+    corpus: Corpus,
+    seen: IndexMap<String, u64>,
+    line: u64,
+    options: ReadOptions,
+}
+
+impl JsonlLines {
+    pub fn new(options: &ReadOptions) -> Self {
+        JsonlLines {
+            corpus: Corpus::default(),
+            seen: IndexMap::new(),
+            line: 0,
+            options: options.clone(),
+        }
+    }
+
+    /// The next line, without its line ending (a byte-order mark before the
+    /// first line is the caller's to drop).
+    pub fn push(&mut self, raw: &str) {
+        self.line += 1;
+        let line = self.line;
         if raw.trim().is_empty() {
-            continue;
+            return;
         }
         let parsed = serde_json::from_str::<Trajectory>(raw)
             .map_err(|e| {
@@ -254,21 +283,22 @@ pub fn read_jsonl_with(text: &str, options: &ReadOptions) -> Corpus {
                 )
             })
             .and_then(|t| check_labels(&t).map(|()| t));
+        let corpus = &mut self.corpus;
         match parsed {
             Ok(t) => {
-                if let Some(first) = seen.get(&t.id) {
+                if let Some(first) = self.seen.get(&t.id) {
                     corpus.skipped.push(LineError {
                         line,
                         message: format!("trajectory id `{}` already used on line {first}", t.id),
                     });
-                    continue;
+                    return;
                 }
-                seen.insert(t.id.clone(), line);
+                self.seen.insert(t.id.clone(), line);
                 if let Some(message) = unknown_call_ids(&t) {
                     corpus.notes.push(LineError { line, message });
                 }
                 let mut t = t;
-                if options.light && options.keep.as_deref() != Some(t.id.as_str()) {
+                if self.options.light && self.options.keep.as_deref() != Some(t.id.as_str()) {
                     t.lighten();
                 }
                 corpus.trajectories.push(t);
@@ -276,7 +306,15 @@ pub fn read_jsonl_with(text: &str, options: &ReadOptions) -> Corpus {
             Err(message) => corpus.skipped.push(LineError { line, message }),
         }
     }
-    corpus
+
+    /// Lines pushed so far.
+    pub fn lines(&self) -> u64 {
+        self.line
+    }
+
+    pub fn finish(self) -> Corpus {
+        self.corpus
+    }
 }
 
 /// What kind of trajectory file a text is, if any.

@@ -15,9 +15,12 @@
 use gapscope_core::analysis::{analyze_with_progress, MacroDefinition, STAGES};
 use gapscope_core::assoc::association_sensitivity;
 use gapscope_core::evidence::{evaluate, EvidenceReport, EvidenceSettings};
-use gapscope_core::join::{read_profiles_with, JoinReport, TrajectoryOptions};
+use gapscope_core::join::{
+    profiles_of_inputs, read_inputs_from, InputFile, Inputs, JoinReport, Messages,
+    TrajectoryOptions,
+};
 use gapscope_core::manifest::{Input, Manifest};
-use gapscope_core::overview::{find_trajectory, overview, stability_of, Overview};
+use gapscope_core::overview::{overview_of_inputs, stability_of_inputs, Overview};
 use gapscope_core::runtime::{
     analyze as runtime_analyze, simulate as simulate_episodes, write_jsonl, RuntimeReport,
     RuntimeSettings, SimParams,
@@ -26,6 +29,7 @@ use gapscope_core::stability::{StabilityReport, StabilitySettings};
 use gapscope_core::trajectory::{read_jsonl, Message, Trajectory};
 use gapscope_core::{Alpha, Report, RoleOverrides, Settings};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// The embedded default dataset: made by `gapscope synth` (seeded generator).
 pub const EXAMPLE_CSV: &str = include_str!("../../../assets/synthetic-example.csv");
@@ -188,27 +192,205 @@ pub fn source_files<'a>(
     })
 }
 
+/// A file posted with a job: its bytes, or a reader over them (in the
+/// browser, the `File`, read in chunks as the job needs it: a canonical
+/// JSONL file is parsed as it streams, never held whole).
+pub enum Attached {
+    Bytes(String, Vec<u8>),
+    Reader(String, Box<dyn std::io::Read>),
+}
+
+impl Attached {
+    pub fn name(&self) -> &str {
+        match self {
+            Attached::Bytes(n, _) | Attached::Reader(n, _) => n,
+        }
+    }
+
+    /// The whole content.
+    pub fn into_bytes(self) -> Result<(String, Vec<u8>), String> {
+        match self {
+            Attached::Bytes(n, b) => Ok((n, b)),
+            Attached::Reader(n, mut r) => {
+                let mut b = Vec::new();
+                r.read_to_end(&mut b)
+                    .map_err(|e| format!("{n}: could not be read ({e})"))?;
+                Ok((n, b))
+            }
+        }
+    }
+
+    /// A gapscope JSON report, read whole, or the file as it was (a reader
+    /// keeps streaming; only its head was looked at).
+    fn report_or_self(self) -> Result<(Option<Report>, Attached), String> {
+        use std::io::Read;
+        let looks_like_report = |head: &[u8]| {
+            let t = String::from_utf8_lossy(head);
+            let t = t.trim_start_matches('\u{feff}').trim_start();
+            // As serde_json writes a report (compact or pretty): its first
+            // field. (`"tool"` alone is in many trajectory files: a role.)
+            t.starts_with('{')
+                && (t.contains("\"tool\":\"gapscope\"") || t.contains("\"tool\": \"gapscope\""))
+        };
+        match self {
+            Attached::Bytes(n, b) => {
+                let r = std::str::from_utf8(&b).ok().and_then(as_report);
+                Ok((r, Attached::Bytes(n, b)))
+            }
+            Attached::Reader(n, mut r) => {
+                let mut head = Vec::new();
+                Read::take(&mut r, 64 << 10)
+                    .read_to_end(&mut head)
+                    .map_err(|e| format!("{n}: could not be read ({e})"))?;
+                if looks_like_report(&head) {
+                    r.read_to_end(&mut head)
+                        .map_err(|e| format!("{n}: could not be read ({e})"))?;
+                    let report = std::str::from_utf8(&head).ok().and_then(as_report);
+                    Ok((report, Attached::Bytes(n, head)))
+                } else {
+                    let rest = std::io::Cursor::new(head).chain(r);
+                    Ok((None, Attached::Reader(n, Box::new(rest))))
+                }
+            }
+        }
+    }
+}
+
+impl std::fmt::Debug for Attached {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Attached::Bytes(n, b) => write!(f, "Bytes({n:?}, {} bytes)", b.len()),
+            Attached::Reader(n, _) => write!(f, "Reader({n:?})"),
+        }
+    }
+}
+
+/// Attached bytes, as [`Attached`] files.
+pub fn attach(files: &[(String, Vec<u8>)]) -> Vec<Attached> {
+    files
+        .iter()
+        .map(|(n, b)| Attached::Bytes(n.clone(), b.clone()))
+        .collect()
+}
+
+/// Every attached file whole (for the jobs that need the text at once).
+fn whole(attached: Vec<Attached>) -> Result<Vec<(String, Vec<u8>)>, String> {
+    attached.into_iter().map(Attached::into_bytes).collect()
+}
+
+/// The files of a source as core inputs (attached ones move in: a reader
+/// streams, owned bytes are dropped once read); whether it is the example.
+fn input_files(
+    source: &Source,
+    attached: Vec<Attached>,
+) -> Result<(Vec<InputFile<'_>>, bool), String> {
+    if let Source::Attached { names } = source {
+        if names.len() != attached.len() {
+            return Err(format!(
+                "internal error: {} file(s) named but {} attached",
+                names.len(),
+                attached.len()
+            ));
+        }
+        let files = names
+            .iter()
+            .zip(attached)
+            .map(|(n, a)| match a {
+                Attached::Bytes(_, b) => InputFile::Bytes(n.clone(), Cow::Owned(b)),
+                Attached::Reader(_, r) => InputFile::Stream(n.clone(), r),
+            })
+            .collect();
+        return Ok((files, false));
+    }
+    let (files, synthetic) = source_files(source, &[])?;
+    Ok((
+        files
+            .into_iter()
+            .map(|(n, b)| InputFile::Bytes(n, Cow::Borrowed(b)))
+            .collect(),
+        synthetic,
+    ))
+}
+
+/// Read a source's inputs once.
+fn source_inputs(
+    source: &Source,
+    attached: Vec<Attached>,
+    options: &TrajectoryOptions,
+    messages: &Messages,
+) -> Result<Inputs, String> {
+    let (files, _) = input_files(source, attached)?;
+    read_inputs_from(files, options, messages, false).map_err(|e| e.to_string())
+}
+
 /// [`handle_with_progress`] for a request whose files' bytes are attached.
 pub fn handle_attached(
     request: &Request,
     attached: &[(String, Vec<u8>)],
     progress: &mut dyn FnMut(Progress),
 ) -> Response {
+    import(request, attach(attached), false, progress).0
+}
+
+/// The trajectory overview of a source's files (`None`: it has no
+/// trajectory files), or what stopped it.
+pub type OverviewResult = Result<Option<Overview>, String>;
+
+/// The analysis of a request and, when `with_overview`, the overview of its
+/// trajectory files, from one read of the files (they are parsed once; the
+/// page's import job). The overview is `None` when not asked for.
+pub fn import(
+    request: &Request,
+    attached: Vec<Attached>,
+    with_overview: bool,
+    progress: &mut dyn FnMut(Progress),
+) -> (Response, Option<OverviewResult>) {
+    let mut overview_out = None;
+    let analysis = analyze_files(
+        request,
+        attached,
+        with_overview.then_some(&mut overview_out),
+        progress,
+    );
+    if with_overview && overview_out.is_none() {
+        // The files could not be read: the overview fails the same way.
+        overview_out = Some(match &analysis {
+            Err(e) => Err(e.clone()),
+            // A re-imported report has no trajectories.
+            Ok(_) => Ok(None),
+        });
+    }
+    (analysis, overview_out)
+}
+
+fn analyze_files(
+    request: &Request,
+    attached: Vec<Attached>,
+    overview_out: Option<&mut Option<OverviewResult>>,
+    progress: &mut dyn FnMut(Progress),
+) -> Response {
     let of = 1 + STAGES.len() as u32;
-    let (files, synthetic) = source_files(&request.source, attached)?;
-    let files = files.as_slice();
+    // A single file may be a gapscope report (re-imported with its settings).
+    let (imported, attached) = match <[Attached; 1]>::try_from(attached) {
+        Ok([one]) => {
+            let (report, one) = one.report_or_self()?;
+            (report, vec![one])
+        }
+        Err(many) => (None, many),
+    };
+    let (files, synthetic) = input_files(&request.source, attached)?;
+    let n_files = files.len();
     let name = match request.source {
         Source::Corpus => CORPUS_LABEL.to_string(),
         _ => files
             .iter()
-            .map(|(n, _)| n.as_str())
+            .map(|f| match f {
+                InputFile::Bytes(n, _) | InputFile::Stream(n, _) => n.as_str(),
+            })
             .collect::<Vec<_>>()
             .join(" + "),
     };
-    let imported = match files {
-        [(_, bytes)] => std::str::from_utf8(bytes).ok().and_then(as_report),
-        _ => None,
-    };
+    let mut digests = Vec::new();
     let (table, settings, pair, join) = match &imported {
         Some(old) => {
             let settings = old
@@ -223,6 +405,9 @@ pub fn handle_attached(
                     .as_ref()
                     .map(|p| p.label.trim_start_matches("without ").to_string()),
             });
+            if let [InputFile::Bytes(n, b)] = files.as_slice() {
+                digests.push(Input::new(n, b));
+            }
             (old.input.clone(), settings, pair, None)
         }
         None => {
@@ -230,14 +415,22 @@ pub fn handle_attached(
             progress(Progress {
                 label: format!(
                     "reading {} file{}",
-                    files.len(),
-                    gapscope_core::profile::plural(files.len())
+                    n_files,
+                    gapscope_core::profile::plural(n_files)
                 ),
                 step: 1,
                 of,
             });
-            // Profile tables, or trajectories (their operation profile), joined on model.
-            let (table, join) = read_profiles_with(files, &request.roles, &request.trajectories)
+            // Profile tables, or trajectories (their operation profile), joined
+            // on model; each file read once, hashed for the manifest as it is.
+            let mut inputs =
+                read_inputs_from(files, &request.trajectories, &Messages::Counts, true)
+                    .map_err(|e| e.to_string())?;
+            digests = std::mem::take(&mut inputs.digests);
+            if let Some(out) = overview_out {
+                *out = Some(Ok(overview_of_inputs(&inputs, &request.trajectories)));
+            }
+            let (table, join) = profiles_of_inputs(inputs, &request.roles, &request.trajectories)
                 .map_err(|e| e.to_string())?;
             (table, settings, request.pair.clone(), Some(join))
         }
@@ -250,11 +443,10 @@ pub fn handle_attached(
         })
     })
     .map_err(|e| format!("{name}: {e}"))?;
-    if files.len() > 1 {
+    if n_files > 1 {
         report.summary = format!(
             "{} (joined on model from {} files)",
-            report.summary,
-            files.len()
+            report.summary, n_files
         );
     }
     if let Some(j) = &join {
@@ -283,15 +475,14 @@ pub fn handle_attached(
             )
         });
     }
-    let inputs = files.iter().map(|(n, t)| Input::new(n, t)).collect();
-    let manifest = Manifest::new(inputs, report.settings.clone());
+    let manifest = Manifest::new(digests, report.settings.clone());
     Ok(Analysis {
         source: name,
         synthetic,
         report,
         imported: imported.is_some(),
         // The join report is shown only when several files were joined.
-        join: join.filter(|_| files.len() > 1),
+        join: join.filter(|_| n_files > 1),
         manifest,
     })
 }
@@ -334,6 +525,9 @@ pub struct Progress {
 pub enum Job {
     /// The realization-gap analysis of profiles (or trajectories + profiles).
     Analyze(Request),
+    /// A newly opened source: the analysis and the trajectory overview, from
+    /// one read of the files ([`import`]).
+    Import(Request),
     /// The trajectory files of a source: summary, profile, one row each.
     Overview {
         source: Source,
@@ -378,7 +572,12 @@ pub enum Job {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Answer {
     Analyze(Box<Response>),
-    Overview(Box<Result<Option<Overview>, String>>),
+    /// The analysis and the overview of an [`Job::Import`].
+    Import {
+        analysis: Box<Response>,
+        overview: Box<OverviewResult>,
+    },
+    Overview(Box<OverviewResult>),
     Trajectory(Box<Result<Option<Trajectory>, String>>),
     Stability(Box<Result<StabilityReport, String>>),
     Evidence(Box<Result<EvidenceReport, String>>),
@@ -422,11 +621,7 @@ pub enum FromWorker {
 }
 
 /// Run one job, telling `progress` along the way.
-pub fn run_job(
-    job: &Job,
-    attached: &[(String, Vec<u8>)],
-    progress: &mut dyn FnMut(Progress),
-) -> Answer {
+pub fn run_job(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progress)) -> Answer {
     let step = |label: &str| Progress {
         label: label.to_string(),
         step: 1,
@@ -434,13 +629,21 @@ pub fn run_job(
     };
     match job {
         Job::Analyze(request) => {
-            Answer::Analyze(Box::new(handle_attached(request, attached, progress)))
+            Answer::Analyze(Box::new(import(request, attached, false, progress).0))
+        }
+        Job::Import(request) => {
+            let (analysis, overview) = import(request, attached, true, progress);
+            Answer::Import {
+                analysis: Box::new(analysis),
+                overview: Box::new(overview.unwrap_or(Ok(None))),
+            }
         }
         Job::Overview { source, options } => {
             progress(step("reading the trajectories"));
-            Answer::Overview(Box::new(source_files(source, attached).and_then(
-                |(files, _)| overview(&files, options).map_err(|e| e.to_string()),
-            )))
+            Answer::Overview(Box::new(
+                source_inputs(source, attached, options, &Messages::Counts)
+                    .map(|inputs| overview_of_inputs(&inputs, options)),
+            ))
         }
         Job::Trajectory {
             source,
@@ -448,9 +651,10 @@ pub fn run_job(
             id,
         } => {
             progress(step("reading the trajectory"));
-            Answer::Trajectory(Box::new(source_files(source, attached).and_then(
-                |(files, _)| find_trajectory(&files, options, id).map_err(|e| e.to_string()),
-            )))
+            Answer::Trajectory(Box::new(
+                source_inputs(source, attached, options, &Messages::Only(id.clone()))
+                    .map(|inputs| inputs.corpus.trajectories.into_iter().find(|t| &t.id == id)),
+            ))
         }
         Job::Recovery { seeds } => Answer::Recovery(Box::new(recovery_curve(*seeds, progress))),
         Job::Evidence {
@@ -515,7 +719,8 @@ pub fn run_job(
                 let text = match (&simulated, source) {
                     (Some(t), _) => t.clone(),
                     (None, Some(source)) => {
-                        let (files, _) = source_files(source, attached)?;
+                        let attached = whole(attached)?;
+                        let (files, _) = source_files(source, &attached)?;
                         let [(name, bytes)] = files.as_slice() else {
                             return Err("open one episode log (JSONL)".to_string());
                         };
@@ -542,9 +747,11 @@ pub fn run_job(
             settings,
         } => {
             progress(step("cross-task stability: the halves and their gaps"));
-            Answer::Stability(Box::new(source_files(source, attached).and_then(
-                |(files, _)| stability_of(&files, options, settings).map_err(|e| e.to_string()),
-            )))
+            Answer::Stability(Box::new(
+                source_inputs(source, attached, options, &Messages::Counts).and_then(|inputs| {
+                    stability_of_inputs(&inputs, options, settings).map_err(|e| e.to_string())
+                }),
+            ))
         }
     }
 }
@@ -557,7 +764,7 @@ pub const WORKED_TRAJECTORIES: &str = include_str!("../../../assets/evidence/tra
 /// Names and texts of an evidence job's case file and trajectory file.
 fn evidence_texts(
     source: Option<&Source>,
-    attached: &[(String, Vec<u8>)],
+    attached: Vec<Attached>,
 ) -> Result<(Vec<String>, String, String), String> {
     let Some(source) = source else {
         return Ok((
@@ -566,7 +773,8 @@ fn evidence_texts(
             WORKED_TRAJECTORIES.to_string(),
         ));
     };
-    let (files, _) = source_files(source, attached)?;
+    let attached = whole(attached)?;
+    let (files, _) = source_files(source, &attached)?;
     let [(a, x), (b, y)] = files.as_slice() else {
         return Err(format!(
             "open two files, the case specs and the trajectories (got {})",
@@ -676,7 +884,7 @@ pub fn decode_message(text: &str) -> Result<FromWorker, String> {
 
 /// The worker's whole behaviour on one incoming message: decode the
 /// envelope, run the job, `post` each progress message, then the answer.
-pub fn handle_message(text: &str, attached: &[(String, Vec<u8>)], post: &mut dyn FnMut(String)) {
+pub fn handle_message(text: &str, attached: Vec<Attached>, post: &mut dyn FnMut(String)) {
     match serde_json::from_str::<Envelope>(text) {
         Ok(Envelope { id, job }) => {
             let answer = run_job(&job, attached, &mut |progress| {
@@ -729,15 +937,17 @@ pub mod web {
     //! → `postMessage`. Compiled for wasm32 only.
     //!
     //! A message is either the envelope's JSON text, or an array whose first
-    //! element is that text and whose other elements are `File`s: those are
-    //! read here, in chunks with `FileReaderSync`, straight into one buffer
-    //! per file (no second copy as a JS string), with progress.
+    //! element is that text and whose other elements are `File`s. Each file
+    //! becomes an [`crate::Attached::Reader`] that reads it in chunks with
+    //! `FileReaderSync` when the job asks (progress posted per chunk): a
+    //! canonical JSONL file is parsed as it streams and never held whole,
+    //! and no copy of any file is made as a JS string.
     use wasm_bindgen::closure::Closure;
     use wasm_bindgen::{JsCast, JsValue};
     use web_sys::{DedicatedWorkerGlobalScope, File, FileReaderSync, MessageEvent};
 
     /// Bytes read per chunk.
-    const CHUNK: usize = 16 << 20;
+    const CHUNK: usize = 8 << 20;
 
     /// Install the message handler and tell the page the worker is ready.
     pub fn start() {
@@ -760,8 +970,8 @@ pub mod web {
             };
             let id = crate::envelope_id(&text);
             let started = js_sys::Date::now();
-            match read_files(&files, &mut |p| post(crate::progress_message(id, p))) {
-                Ok(attached) => crate::handle_message(&text, &attached, &mut |m| post(m)),
+            match readers(files, id, &out) {
+                Ok(attached) => crate::handle_message(&text, attached, &mut |m| post(m)),
                 Err(e) => post(crate::failure_message(id, e)),
             }
             let bytes = wasm_bindgen::memory()
@@ -782,54 +992,111 @@ pub mod web {
         let _ = scope.post_message(&JsValue::from_str(&ready));
     }
 
-    fn read_files(
-        files: &[File],
-        progress: &mut dyn FnMut(crate::Progress),
-    ) -> Result<Vec<(String, Vec<u8>)>, String> {
+    /// One reader per file; progress counts over all of them.
+    fn readers(
+        files: Vec<File>,
+        id: u64,
+        scope: &DedicatedWorkerGlobalScope,
+    ) -> Result<Vec<crate::Attached>, String> {
         let total: f64 = files.iter().map(|f| f.size()).sum();
-        let mut done = 0usize;
-        let mut out = Vec::with_capacity(files.len());
+        let done = std::rc::Rc::new(std::cell::Cell::new(0.0));
         let reader = FileReaderSync::new().map_err(|e| format!("cannot read files here: {e:?}"))?;
-        for file in files {
-            let name = file.name();
-            let size = file.size() as usize;
-            let mut bytes = Vec::new();
-            bytes.try_reserve_exact(size).map_err(|_| {
-                format!(
-                    "{name}: {:.0} MB do not fit in this tab's memory",
-                    size as f64 / 1e6
+        Ok(files
+            .into_iter()
+            .map(|file| {
+                let name = file.name();
+                crate::Attached::Reader(
+                    name.clone(),
+                    Box::new(FileStream {
+                        size: file.size() as usize,
+                        file,
+                        name,
+                        at: 0,
+                        buffer: Vec::new(),
+                        used: 0,
+                        reader: reader.clone(),
+                        id,
+                        scope: scope.clone(),
+                        done: done.clone(),
+                        total,
+                    }),
                 )
-            })?;
-            while bytes.len() < size {
-                let start = bytes.len();
-                let end = (start + CHUNK).min(size);
-                let blob = file
-                    .slice_with_f64_and_f64(start as f64, end as f64)
-                    .map_err(|e| format!("{name}: could not be read ({e:?})"))?;
-                let buffer = reader
-                    .read_as_array_buffer(&blob)
-                    .map_err(|e| format!("{name}: could not be read ({e:?})"))?;
-                let chunk = js_sys::Uint8Array::new(&buffer);
-                let n = chunk.length() as usize;
-                if n == 0 {
-                    return Err(format!("{name}: the file changed while it was read"));
-                }
-                bytes.resize(start + n, 0);
-                chunk.copy_to(&mut bytes[start..]);
-                done += n;
-                progress(crate::Progress {
-                    label: format!(
-                        "reading {name}: {:.1} of {:.1} MB",
-                        done as f64 / 1e6,
-                        total / 1e6
-                    ),
-                    step: 1,
-                    of: 1 + gapscope_core::analysis::STAGES.len() as u32,
-                });
+            })
+            .collect())
+    }
+
+    /// A `File` read in chunks of [`CHUNK`] bytes (one chunk in memory).
+    struct FileStream {
+        file: File,
+        name: String,
+        size: usize,
+        /// Bytes of the file read so far.
+        at: usize,
+        buffer: Vec<u8>,
+        /// Bytes of `buffer` handed out.
+        used: usize,
+        reader: FileReaderSync,
+        id: u64,
+        scope: DedicatedWorkerGlobalScope,
+        /// Bytes read of all the job's files, and their total.
+        done: std::rc::Rc<std::cell::Cell<f64>>,
+        total: f64,
+    }
+
+    impl FileStream {
+        fn fill(&mut self) -> std::io::Result<()> {
+            let failed = |what: String| std::io::Error::other(what);
+            let end = (self.at + CHUNK).min(self.size);
+            let blob = self
+                .file
+                .slice_with_f64_and_f64(self.at as f64, end as f64)
+                .map_err(|e| failed(format!("{e:?}")))?;
+            let buffer = self
+                .reader
+                .read_as_array_buffer(&blob)
+                .map_err(|e| failed(format!("{e:?}")))?;
+            let chunk = js_sys::Uint8Array::new(&buffer);
+            let n = chunk.length() as usize;
+            if n == 0 {
+                return Err(failed("the file changed while it was read".into()));
             }
-            out.push((name, bytes));
+            self.buffer.resize(n, 0);
+            chunk.copy_to(&mut self.buffer);
+            self.used = 0;
+            self.at += n;
+            self.done.set(self.done.get() + n as f64);
+            let progress = crate::Progress {
+                label: format!(
+                    "reading {}: {:.1} of {:.1} MB",
+                    self.name,
+                    self.done.get() / 1e6,
+                    self.total / 1e6
+                ),
+                step: 1,
+                of: 1 + gapscope_core::analysis::STAGES.len() as u32,
+            };
+            let _ = self
+                .scope
+                .post_message(&JsValue::from_str(&crate::progress_message(
+                    self.id, progress,
+                )));
+            Ok(())
         }
-        Ok(out)
+    }
+
+    impl std::io::Read for FileStream {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.used == self.buffer.len() {
+                if self.at >= self.size {
+                    return Ok(0);
+                }
+                self.fill()?;
+            }
+            let n = buf.len().min(self.buffer.len() - self.used);
+            buf[..n].copy_from_slice(&self.buffer[self.used..self.used + n]);
+            self.used += n;
+            Ok(n)
+        }
     }
 }
 
@@ -871,10 +1138,116 @@ mod tests {
     /// Send one job through the JSON protocol; every message posted back.
     fn exchange(id: u64, job: Job) -> Vec<FromWorker> {
         let mut posted = Vec::new();
-        handle_message(&encode_envelope(&Envelope { id, job }), &[], &mut |m| {
+        handle_message(&encode_envelope(&Envelope { id, job }), vec![], &mut |m| {
             posted.push(decode_message(&m).unwrap())
         });
         posted
+    }
+
+    /// The import job reads the files once and answers exactly what the
+    /// analysis job and the overview job answer apart, also when the
+    /// analysis fails (trajectories without a foundational profile) or the
+    /// files cannot be read at all.
+    #[test]
+    fn the_import_job_equals_the_analysis_and_the_overview_apart() {
+        let traj = CORPUS_TRAJECTORIES.as_bytes().to_vec();
+        type Files = Vec<(String, Vec<u8>)>;
+        let cases: Vec<(Source, Files)> = vec![
+            (Source::Corpus, vec![]),
+            (
+                Source::Attached {
+                    names: vec!["t.jsonl".into()],
+                },
+                vec![("t.jsonl".into(), traj)],
+            ),
+            (
+                Source::Attached {
+                    names: vec!["bad.jsonl".into()],
+                },
+                vec![("bad.jsonl".into(), {
+                    // A trajectory line, then bytes that are not UTF-8.
+                    let mut b = CORPUS_TRAJECTORIES
+                        .lines()
+                        .next()
+                        .unwrap()
+                        .as_bytes()
+                        .to_vec();
+                    b.extend_from_slice(b"\n\xff\xfe\n");
+                    b
+                })],
+            ),
+            (Source::Example, vec![]),
+        ];
+        let mut shapes = Vec::new();
+        for (source, attached) in cases {
+            let req = Request {
+                source: source.clone(),
+                alpha: 10.0,
+                bootstrap: 20,
+                seed: 1,
+                roles: RoleOverrides::default(),
+                pair: None,
+                macro_definition: MacroDefinition::Mean,
+                trajectories: TrajectoryOptions::default(),
+            };
+            let Answer::Import { analysis, overview } =
+                run_job(&Job::Import(req.clone()), attach(&attached), &mut |_| {})
+            else {
+                panic!("not an import answer")
+            };
+            let Answer::Analyze(apart) =
+                run_job(&Job::Analyze(req.clone()), attach(&attached), &mut |_| {})
+            else {
+                panic!()
+            };
+            let Answer::Overview(o_apart) = run_job(
+                &Job::Overview {
+                    source: source.clone(),
+                    options: TrajectoryOptions::default(),
+                },
+                attach(&attached),
+                &mut |_| {},
+            ) else {
+                panic!()
+            };
+            // The same files as readers (the browser's streams): the same answers.
+            let readers = attached
+                .iter()
+                .map(|(n, b)| {
+                    Attached::Reader(n.clone(), Box::new(std::io::Cursor::new(b.clone())))
+                })
+                .collect();
+            let Answer::Import {
+                analysis: streamed,
+                overview: o_streamed,
+            } = run_job(&Job::Import(req.clone()), readers, &mut |_| {})
+            else {
+                panic!()
+            };
+            assert_eq!(analysis, streamed, "{source:?}");
+            assert_eq!(overview, o_streamed, "{source:?}");
+            assert_eq!(analysis, apart, "{source:?}");
+            assert_eq!(overview, o_apart, "{source:?}");
+            shapes.push((
+                analysis.is_ok(),
+                match *overview {
+                    Ok(Some(_)) => "overview",
+                    Ok(None) => "none",
+                    Err(_) => "error",
+                },
+            ));
+        }
+        // Each case is a different path: both answers; an analysis error with
+        // an overview (no foundational profile); a read error; no trajectories.
+        assert_eq!(
+            shapes,
+            [
+                (true, "overview"),
+                (false, "overview"),
+                (false, "error"),
+                (true, "none")
+            ]
+        );
     }
 
     #[test]
@@ -904,7 +1277,7 @@ mod tests {
                 source: Source::Corpus,
                 options: TrajectoryOptions::default(),
             },
-            &[],
+            vec![],
             &mut |_| {},
         ) else {
             panic!()
@@ -922,7 +1295,7 @@ mod tests {
                     ..Default::default()
                 },
             },
-            &[],
+            vec![],
             &mut |_| {},
         ) else {
             panic!()
@@ -935,7 +1308,7 @@ mod tests {
                 options: TrajectoryOptions::default(),
                 id: o.trajectories[5].id.clone(),
             },
-            &[],
+            vec![],
             &mut |_| {},
         ) else {
             panic!()
@@ -951,7 +1324,7 @@ mod tests {
                 bootstrap: 200,
                 seed: 0,
             },
-            &[],
+            vec![],
             &mut |_| {},
         ) else {
             panic!()
@@ -982,7 +1355,7 @@ mod tests {
                 source: Some(files),
                 id: r.episodes[0].trajectory_id.clone(),
             },
-            &[],
+            vec![],
             &mut |_| {},
         ) else {
             panic!()
@@ -999,7 +1372,7 @@ mod tests {
                 bootstrap: 100,
                 seed: 0,
             },
-            &[],
+            vec![],
             &mut |_| {},
         ) else {
             panic!()
@@ -1085,7 +1458,7 @@ mod tests {
         let bad_alpha = Request { alpha: -1.0, ..req };
         assert!(handle(&bad_alpha).unwrap_err().contains("alpha must be"));
         let mut posted = Vec::new();
-        handle_message("{\"id\": 12, \"job\": \"Nonsense\"}", &[], &mut |m| {
+        handle_message("{\"id\": 12, \"job\": \"Nonsense\"}", vec![], &mut |m| {
             posted.push(m)
         });
         match decode_message(&posted[0]).unwrap() {
