@@ -1612,7 +1612,7 @@ fn Status(wb: Workbench) -> impl IntoView {
             {move || {
                 let s = wb.pool_stats.get();
                 view! {
-                    <span class="pool muted" data-testid="pool" data-live=s.live.to_string() data-terminated=s.terminated.to_string() data-size=s.size.to_string() data-memory=s.memory.to_string() data-last-job-ms=s.last_job_ms.to_string()>
+                    <span class="pool muted" data-testid="pool" data-live=s.live.to_string() data-terminated=s.terminated.to_string() data-size=s.size.to_string() data-memory=s.memory.to_string() data-last-job-ms=s.last_job_ms.to_string() data-last-read-ms=s.last_read_ms.to_string() data-last-streamed-bytes=s.last_streamed_bytes.to_string()>
                         {format!("worker pool: {} of {} running{}", s.live, s.size, if s.memory > 0 { format!(" (largest worker memory {:.0} MB)", s.memory as f64 / 1e6) } else { String::new() })}
                     </span>
                 }

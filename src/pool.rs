@@ -64,6 +64,10 @@ pub struct PoolStats {
     pub memory: u64,
     /// The longest last job of a live worker, ms (as last reported).
     pub last_job_ms: f64,
+    /// Of that job, the time its worker waited for file bytes, ms.
+    pub last_read_ms: f64,
+    /// Of that job, the bytes its worker read as streams.
+    pub last_streamed_bytes: f64,
 }
 
 struct Slot {
@@ -74,6 +78,8 @@ struct Slot {
     /// wasm memory in bytes, as the worker last reported it.
     memory: u64,
     last_job_ms: f64,
+    last_read_ms: f64,
+    last_streamed_bytes: f64,
     // Kept alive as long as the worker.
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(Event)>,
@@ -173,6 +179,16 @@ impl Pool {
                 .slots
                 .iter()
                 .map(|s| s.last_job_ms)
+                .fold(0.0, f64::max),
+            last_read_ms: inner
+                .slots
+                .iter()
+                .max_by(|a, b| a.last_job_ms.total_cmp(&b.last_job_ms))
+                .map_or(0.0, |s| s.last_read_ms),
+            last_streamed_bytes: inner
+                .slots
+                .iter()
+                .map(|s| s.last_streamed_bytes)
                 .fold(0.0, f64::max),
         }
     }
@@ -278,6 +294,8 @@ impl Pool {
             running: None,
             memory: 0,
             last_job_ms: 0.0,
+            last_read_ms: 0.0,
+            last_streamed_bytes: 0.0,
             _on_message: on_message,
             _on_error: on_error,
         });
@@ -334,7 +352,12 @@ impl Pool {
                 }
                 self.dispatch();
             }
-            FromWorker::Memory { bytes, millis } => {
+            FromWorker::Memory {
+                bytes,
+                millis,
+                read_millis,
+                streamed_bytes,
+            } => {
                 if let Some(slot) = self
                     .inner
                     .borrow_mut()
@@ -344,6 +367,8 @@ impl Pool {
                 {
                     slot.memory = bytes;
                     slot.last_job_ms = millis;
+                    slot.last_read_ms = read_millis;
+                    slot.last_streamed_bytes = streamed_bytes;
                 }
                 let callback = self.inner.borrow().on_change.clone();
                 if let Some(f) = callback {

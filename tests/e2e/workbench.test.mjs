@@ -415,6 +415,33 @@ test('a foundational profile and labelled trajectories dropped together run the 
   await wb.waitForSource('synthetic example');
 });
 
+test('dropped files are hashed for the manifest as they are read: fetched whole (Web Crypto) or streamed (wasm SHA-256), the same digests and analysis', async () => {
+  const files = [join(ROOT, 'tests/fixtures/foundational-small.csv'), join(ROOT, 'tests/fixtures/trajectories-small.jsonl')];
+  const expected = files.map((f) => ({
+    name: f.split('/').pop(), bytes: readFileSync(f).length, sha256: createHash('sha256').update(readFileSync(f)).digest('hex'),
+  }));
+  const run = async () => {
+    await wb.fileInput.setInputFiles(files);
+    await wb.waitForSource('foundational-small.csv + trajectories-small.jsonl');
+    const manifest = JSON.parse((await wb.download(() => page.getByTestId('export-manifest').click())).text);
+    return { inputs: manifest.inputs, summary: await wb.summary.innerText(), streamed: Number(await page.getByTestId('pool').getAttribute('data-last-streamed-bytes')) };
+  };
+  const whole = await run();
+  assert.deepEqual(whole.inputs, expected);
+  assert.equal(whole.streamed, 0);
+  // Every worker of the pool now streams files of any size.
+  for (const w of page.workers()) await w.evaluate(() => { globalThis.__GAPSCOPE_PREFETCH_BYTES = 0; });
+  await page.getByTestId('load-example').click();
+  await wb.waitForSource('synthetic example');
+  const streamed = await run();
+  assert.deepEqual(streamed.inputs, expected);
+  assert.equal(streamed.streamed, expected[0].bytes + expected[1].bytes);
+  assert.equal(streamed.summary, whole.summary);
+  for (const w of page.workers()) await w.evaluate(() => { delete globalThis.__GAPSCOPE_PREFETCH_BYTES; });
+  await page.getByTestId('load-example').click();
+  await wb.waitForSource('synthetic example');
+});
+
 test('trajectory files split by model, with a label file, form one corpus; pooled macro and renames equal the CLI', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'gapscope-'));
   const lines = readFileSync(join(ROOT, 'tests/fixtures/trajectories-small.jsonl'), 'utf8').split('\n').filter(Boolean);

@@ -76,11 +76,30 @@ pub struct Tau2ToolCall {
     pub arguments: Option<Map<String, Value>>,
 }
 
+/// A message's content as it is kept: the JSON value, or nothing for a
+/// light read ([`serde::de::IgnoredAny`]: skipped by the parser, never
+/// built, because light reads drop every message anyway).
+pub trait Content {
+    fn into_value(self) -> Option<Value>;
+}
+
+impl Content for Value {
+    fn into_value(self) -> Option<Value> {
+        Some(self)
+    }
+}
+
+impl Content for serde::de::IgnoredAny {
+    fn into_value(self) -> Option<Value> {
+        None
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Tau2Message {
+pub struct Tau2Message<C = Value> {
     pub role: String,
-    #[serde(default)]
-    pub content: Option<Value>,
+    #[serde(default = "none")]
+    pub content: Option<C>,
     #[serde(default)]
     pub tool_calls: Option<Vec<Tau2ToolCall>>,
     /// On tool messages: the id of the call answered.
@@ -90,8 +109,12 @@ pub struct Tau2Message {
     pub error: Option<bool>,
 }
 
+fn none<C>() -> Option<C> {
+    None
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Simulation {
+pub struct Simulation<C = Value> {
     #[serde(default)]
     pub id: Option<String>,
     pub task_id: String,
@@ -101,11 +124,11 @@ pub struct Simulation {
     pub termination_reason: Option<String>,
     #[serde(default)]
     pub reward_info: Option<RewardInfo>,
-    #[serde(default)]
-    pub messages: Vec<Tau2Message>,
+    #[serde(default = "Vec::new")]
+    pub messages: Vec<Tau2Message<C>>,
 }
 
-impl Simulation {
+impl<C> Simulation<C> {
     /// Tool calls of assistant and user messages, in order.
     pub fn tool_calls(&self) -> impl Iterator<Item = &Tau2ToolCall> {
         self.messages
@@ -147,20 +170,18 @@ pub struct Info {
 
 /// A results file.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Results {
+pub struct Results<C = Value> {
     #[serde(default)]
     pub info: Option<Info>,
     /// Embedded tasks (absent in bare-list files).
     #[serde(default)]
     pub tasks: Option<Vec<Task>>,
-    pub simulations: Vec<Simulation>,
+    pub simulations: Vec<Simulation<C>>,
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum TopLevel {
-    Object(Results),
-    List(Vec<Simulation>),
+enum TopLevel<C> {
+    Object(Results<C>),
+    List(Vec<Simulation<C>>),
 }
 
 /// Why a results file could not be read.
@@ -174,13 +195,22 @@ pub struct Tau2Error {
 
 /// Read a results file: an object with `simulations`, or a bare list.
 pub fn read_results(text: &str) -> Result<Results, Tau2Error> {
+    read_results_as(text)
+}
+
+/// [`read_results`] for a light read: message contents are skipped, not built.
+pub fn read_results_light(text: &str) -> Result<Results<serde::de::IgnoredAny>, Tau2Error> {
+    read_results_as(text)
+}
+
+fn read_results_as<C: serde::de::DeserializeOwned>(text: &str) -> Result<Results<C>, Tau2Error> {
     let t = text.trim_start_matches('\u{feff}');
     // Untagged errors say nothing useful; try each form to report the right one.
     let first = t.trim_start().chars().next();
     let parsed = if first == Some('[') {
-        serde_json::from_str::<Vec<Simulation>>(t).map(TopLevel::List)
+        serde_json::from_str::<Vec<Simulation<C>>>(t).map(TopLevel::List)
     } else {
-        serde_json::from_str::<Results>(t).map(TopLevel::Object)
+        serde_json::from_str::<Results<C>>(t).map(TopLevel::Object)
     };
     match parsed {
         Ok(TopLevel::Object(r)) => Ok(r),
@@ -256,7 +286,7 @@ pub fn call_matches(action: &Action, call: &Tau2ToolCall) -> bool {
 }
 
 /// Is the gold action matched by some tool call of the simulation?
-pub fn action_matched(action: &Action, sim: &Simulation) -> bool {
+pub fn action_matched<C>(action: &Action, sim: &Simulation<C>) -> bool {
     sim.tool_calls().any(|c| call_matches(action, c))
 }
 
@@ -431,14 +461,14 @@ pub fn task_set_warnings(files: &[(String, &Results)]) -> Vec<String> {
 }
 
 /// The model a file names (`info.agent_info.llm`), if any.
-pub fn model_name(results: &Results) -> Option<String> {
+pub fn model_name<C>(results: &Results<C>) -> Option<String> {
     results.info.as_ref()?.agent_info.as_ref()?.llm.clone()
 }
 
 /// The recorded action checks of a simulation as gold actions, each
 /// re-checked with [`action_matched`] (equal to the recorded verdict on every
 /// shared file: `gapscope tau2 check`).
-fn gold_actions(s: &Simulation) -> Vec<crate::trajectory::GoldAction> {
+fn gold_actions<C>(s: &Simulation<C>) -> Vec<crate::trajectory::GoldAction> {
     s.action_checks()
         .iter()
         .map(|c| crate::trajectory::GoldAction {
@@ -450,7 +480,11 @@ fn gold_actions(s: &Simulation) -> Vec<crate::trajectory::GoldAction> {
 }
 
 /// [`to_trajectories`], consuming the results (messages are moved, not copied).
-pub fn into_trajectories(results: Results, model: &str, file: &str) -> Vec<Trajectory> {
+pub fn into_trajectories<C: Content>(
+    results: Results<C>,
+    model: &str,
+    file: &str,
+) -> Vec<Trajectory> {
     results
         .simulations
         .into_iter()
@@ -471,7 +505,7 @@ pub fn into_trajectories(results: Results, model: &str, file: &str) -> Vec<Traje
                 .map(|m| {
                     let tool_call_id = if m.role == "tool" { m.id } else { None };
                     Message {
-                        content: m.content,
+                        content: m.content.and_then(Content::into_value),
                         tool_calls: m
                             .tool_calls
                             .into_iter()

@@ -378,19 +378,7 @@ pub fn read_any(name: &str, text: &str, model: Option<&str>) -> Result<Corpus, S
         }
         Some(TrajectoryFormat::Tau2) => {
             let r = crate::tau2::read_results(text).map_err(|e| e.to_string())?;
-            let stem = name
-                .rsplit('/')
-                .next()
-                .unwrap_or(name)
-                .trim_end_matches(".json");
-            let m = model
-                .map(str::to_string)
-                .or_else(|| crate::tau2::model_name(&r))
-                .unwrap_or_else(|| stem.to_string());
-            Ok(Corpus {
-                trajectories: crate::tau2::into_trajectories(r, &m, name),
-                ..Corpus::default()
-            })
+            Ok(tau2_corpus(name, r, model))
         }
         Some(TrajectoryFormat::InspectJson) => crate::inspect::read_json(
             name,
@@ -470,7 +458,35 @@ fn read_any_bytes_full(name: &str, bytes: &[u8], options: &ReadOptions) -> Resul
             }
             Ok(c)
         }
+        // A light read that keeps no trajectory whole: message contents are
+        // skipped by the parser (they would be dropped at once).
+        Some(TrajectoryFormat::Tau2) if options.light && options.keep.is_none() => {
+            let r = crate::tau2::read_results_light(text).map_err(|e| e.to_string())?;
+            Ok(tau2_corpus(name, r, model))
+        }
         _ => read_any(name, text, model),
+    }
+}
+
+/// The trajectories of a τ²-bench results file; the model from `model`, the
+/// file's metadata, or the file name.
+fn tau2_corpus<C: crate::tau2::Content>(
+    name: &str,
+    r: crate::tau2::Results<C>,
+    model: Option<&str>,
+) -> Corpus {
+    let stem = name
+        .rsplit('/')
+        .next()
+        .unwrap_or(name)
+        .trim_end_matches(".json");
+    let m = model
+        .map(str::to_string)
+        .or_else(|| crate::tau2::model_name(&r))
+        .unwrap_or_else(|| stem.to_string());
+    Corpus {
+        trajectories: crate::tau2::into_trajectories(r, &m, name),
+        ..Corpus::default()
     }
 }
 

@@ -1,5 +1,6 @@
 //! The consuming τ²-bench conversion (used by `read_any`, for speed) gives
-//! exactly the trajectories of the borrowing one, on every shared results
+//! exactly the trajectories of the borrowing one, and the light read (message
+//! contents skipped) the full read's, lightened, on every shared results
 //! file; format detection does not depend on line structure (the bare-list
 //! file is one 2.7 MB line).
 
@@ -8,7 +9,7 @@
 use std::path::PathBuf;
 
 use gapscope_core::tau2::{into_trajectories, read_results, to_trajectories};
-use gapscope_core::trajectory::{detect, TrajectoryFormat};
+use gapscope_core::trajectory::{detect, read_any_bytes, ReadOptions, TrajectoryFormat};
 
 #[test]
 fn into_and_to_trajectories_agree_on_every_shared_file() {
@@ -42,6 +43,25 @@ fn into_and_to_trajectories_agree_on_every_shared_file() {
             assert_eq!(
                 into_trajectories(r.clone(), "m", &name),
                 to_trajectories(&r, "m", &name),
+                "{name}"
+            );
+            // A light read (contents skipped by the parser) gives the full
+            // read's trajectories, lightened.
+            let light = ReadOptions {
+                light: true,
+                ..ReadOptions::default()
+            };
+            let mut full = read_any_bytes(&name, text.as_bytes(), &ReadOptions::default()).unwrap();
+            for t in &mut full.trajectories {
+                t.lighten();
+            }
+            assert!(full
+                .trajectories
+                .iter()
+                .any(|t| t.message_stats().messages > 0));
+            assert_eq!(
+                read_any_bytes(&name, text.as_bytes(), &light).unwrap(),
+                full,
                 "{name}"
             );
             n += 1;

@@ -197,20 +197,23 @@ pub fn source_files<'a>(
 /// JSONL file is parsed as it streams, never held whole).
 pub enum Attached {
     Bytes(String, Vec<u8>),
+    /// Bytes whose SHA-256 (lowercase hex) is known already (the browser's
+    /// own SHA-256 of a small file, computed while the file was fetched).
+    Hashed(String, Vec<u8>, String),
     Reader(String, Box<dyn std::io::Read>),
 }
 
 impl Attached {
     pub fn name(&self) -> &str {
         match self {
-            Attached::Bytes(n, _) | Attached::Reader(n, _) => n,
+            Attached::Bytes(n, _) | Attached::Hashed(n, _, _) | Attached::Reader(n, _) => n,
         }
     }
 
     /// The whole content.
     pub fn into_bytes(self) -> Result<(String, Vec<u8>), String> {
         match self {
-            Attached::Bytes(n, b) => Ok((n, b)),
+            Attached::Bytes(n, b) | Attached::Hashed(n, b, _) => Ok((n, b)),
             Attached::Reader(n, mut r) => {
                 let mut b = Vec::new();
                 r.read_to_end(&mut b)
@@ -233,9 +236,14 @@ impl Attached {
                 && (t.contains("\"tool\":\"gapscope\"") || t.contains("\"tool\": \"gapscope\""))
         };
         match self {
-            Attached::Bytes(n, b) => {
-                let r = std::str::from_utf8(&b).ok().and_then(as_report);
-                Ok((r, Attached::Bytes(n, b)))
+            Attached::Bytes(..) | Attached::Hashed(..) => {
+                let r = match &self {
+                    Attached::Bytes(_, b) | Attached::Hashed(_, b, _) => {
+                        std::str::from_utf8(b).ok().and_then(as_report)
+                    }
+                    Attached::Reader(..) => None,
+                };
+                Ok((r, self))
             }
             Attached::Reader(n, mut r) => {
                 let mut head = Vec::new();
@@ -260,6 +268,7 @@ impl std::fmt::Debug for Attached {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Attached::Bytes(n, b) => write!(f, "Bytes({n:?}, {} bytes)", b.len()),
+            Attached::Hashed(n, b, h) => write!(f, "Hashed({n:?}, {} bytes, {h})", b.len()),
             Attached::Reader(n, _) => write!(f, "Reader({n:?})"),
         }
     }
@@ -296,7 +305,9 @@ fn input_files(
             .iter()
             .zip(attached)
             .map(|(n, a)| match a {
-                Attached::Bytes(_, b) => InputFile::Bytes(n.clone(), Cow::Owned(b)),
+                Attached::Bytes(_, b) | Attached::Hashed(_, b, _) => {
+                    InputFile::Bytes(n.clone(), Cow::Owned(b))
+                }
                 Attached::Reader(_, r) => InputFile::Stream(n.clone(), r),
             })
             .collect();
@@ -378,6 +389,20 @@ fn analyze_files(
         }
         Err(many) => (None, many),
     };
+    // Digests known already (every file hashed by the browser), or computed
+    // as the files are read.
+    let known: Option<Vec<Input>> = attached
+        .iter()
+        .map(|a| match a {
+            Attached::Hashed(n, b, h) => Some(Input {
+                name: n.clone(),
+                bytes: b.len(),
+                sha256: h.clone(),
+            }),
+            _ => None,
+        })
+        .collect::<Option<Vec<_>>>()
+        .filter(|k| !k.is_empty());
     let (files, synthetic) = input_files(&request.source, attached)?;
     let n_files = files.len();
     let name = match request.source {
@@ -405,8 +430,10 @@ fn analyze_files(
                     .as_ref()
                     .map(|p| p.label.trim_start_matches("without ").to_string()),
             });
-            if let [InputFile::Bytes(n, b)] = files.as_slice() {
-                digests.push(Input::new(n, b));
+            match (known, files.as_slice()) {
+                (Some(k), _) => digests = k,
+                (None, [InputFile::Bytes(n, b)]) => digests.push(Input::new(n, b)),
+                _ => {}
             }
             (old.input.clone(), settings, pair, None)
         }
@@ -423,10 +450,11 @@ fn analyze_files(
             });
             // Profile tables, or trajectories (their operation profile), joined
             // on model; each file read once, hashed for the manifest as it is.
+            let hash = known.is_none();
             let mut inputs =
-                read_inputs_from(files, &request.trajectories, &Messages::Counts, true)
+                read_inputs_from(files, &request.trajectories, &Messages::Counts, hash)
                     .map_err(|e| e.to_string())?;
-            digests = std::mem::take(&mut inputs.digests);
+            digests = known.unwrap_or_else(|| std::mem::take(&mut inputs.digests));
             if let Some(out) = overview_out {
                 *out = Some(Ok(overview_of_inputs(&inputs, &request.trajectories)));
             }
@@ -617,6 +645,14 @@ pub enum FromWorker {
         /// Wall time of the job in the worker (reading its files included), ms.
         #[serde(default)]
         millis: f64,
+        /// Of that, the time spent waiting for the browser to hand over the
+        /// bytes of the job's files (`FileReaderSync`), ms.
+        #[serde(default)]
+        read_millis: f64,
+        /// Bytes of the job's files read as streams (in chunks; the rest were
+        /// fetched whole and hashed by the browser).
+        #[serde(default)]
+        streamed_bytes: f64,
     },
 }
 
@@ -937,11 +973,15 @@ pub mod web {
     //! → `postMessage`. Compiled for wasm32 only.
     //!
     //! A message is either the envelope's JSON text, or an array whose first
-    //! element is that text and whose other elements are `File`s. Each file
-    //! becomes an [`crate::Attached::Reader`] that reads it in chunks with
+    //! element is that text and whose other elements are `File`s. Files of
+    //! up to [`PREFETCH`] bytes in all are fetched at once (the browser reads
+    //! them in parallel) and hashed with the browser's own SHA-256 (Web
+    //! Crypto, several times faster than SHA-256 compiled to wasm) while
+    //! they are: [`crate::Attached::Hashed`]. Larger ones become
+    //! [`crate::Attached::Reader`]s that read them in chunks with
     //! `FileReaderSync` when the job asks (progress posted per chunk): a
-    //! canonical JSONL file is parsed as it streams and never held whole,
-    //! and no copy of any file is made as a JS string.
+    //! canonical JSONL file is parsed as it streams and never held whole.
+    //! No copy of any file is made as a JS string.
     use wasm_bindgen::closure::Closure;
     use wasm_bindgen::{JsCast, JsValue};
     use web_sys::{DedicatedWorkerGlobalScope, File, FileReaderSync, MessageEvent};
@@ -949,15 +989,18 @@ pub mod web {
     /// Bytes read per chunk.
     const CHUNK: usize = 8 << 20;
 
+    thread_local! {
+        /// Time spent in `FileReaderSync` during the current job, ms.
+        static READ_MILLIS: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
+        /// Bytes read by [`FileStream`]s during the current job.
+        static STREAMED: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
+    }
+
     /// Install the message handler and tell the page the worker is ready.
     pub fn start() {
         let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
         let out = scope.clone();
         let handler = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-            let post = |m: String| {
-                // A failed post means the page is gone; nothing is left to tell.
-                let _ = out.post_message(&JsValue::from_str(&m));
-            };
             let data = event.data();
             let (text, files) = if js_sys::Array::is_array(&data) {
                 let parts: js_sys::Array = data.unchecked_into();
@@ -970,26 +1013,115 @@ pub mod web {
             };
             let id = crate::envelope_id(&text);
             let started = js_sys::Date::now();
-            match readers(files, id, &out) {
-                Ok(attached) => crate::handle_message(&text, attached, &mut |m| post(m)),
-                Err(e) => post(crate::failure_message(id, e)),
-            }
-            let bytes = wasm_bindgen::memory()
-                .unchecked_into::<js_sys::WebAssembly::Memory>()
-                .buffer()
-                .unchecked_into::<js_sys::ArrayBuffer>()
-                .byte_length() as u64;
-            let millis = js_sys::Date::now() - started;
-            post(crate::encode_message(&crate::FromWorker::Memory {
-                bytes,
-                millis,
-            }));
+            let out = out.clone();
+            // The pool sends a worker its next job only after this one's
+            // answer, so jobs never overlap here.
+            wasm_bindgen_futures::spawn_local(async move {
+                let post = |m: String| {
+                    // A failed post means the page is gone; nothing is left to tell.
+                    let _ = out.post_message(&JsValue::from_str(&m));
+                };
+                let total: f64 = files.iter().map(|f| f.size()).sum();
+                let attached = if !files.is_empty() && total <= prefetch_limit(&out) {
+                    match prefetch(&files, id, &out).await {
+                        Some(a) => Ok(a),
+                        None => readers(files, id, &out),
+                    }
+                } else {
+                    readers(files, id, &out)
+                };
+                match attached {
+                    Ok(attached) => crate::handle_message(&text, attached, &mut |m| post(m)),
+                    Err(e) => post(crate::failure_message(id, e)),
+                }
+                let bytes = wasm_bindgen::memory()
+                    .unchecked_into::<js_sys::WebAssembly::Memory>()
+                    .buffer()
+                    .unchecked_into::<js_sys::ArrayBuffer>()
+                    .byte_length() as u64;
+                let millis = js_sys::Date::now() - started;
+                post(crate::encode_message(&crate::FromWorker::Memory {
+                    bytes,
+                    millis,
+                    read_millis: READ_MILLIS.with(|r| r.replace(0.0)),
+                    streamed_bytes: STREAMED.with(|r| r.replace(0.0)),
+                }));
+            });
         });
         scope.set_onmessage(Some(handler.as_ref().unchecked_ref()));
         // The handler lives as long as the worker.
         handler.forget();
         let ready = crate::encode_message(&crate::FromWorker::Ready);
         let _ = scope.post_message(&JsValue::from_str(&ready));
+    }
+
+    /// Files up to this many bytes in all are fetched whole and hashed by the
+    /// browser ([`prefetch`]); larger ones stream.
+    const PREFETCH: usize = 64 << 20;
+
+    /// [`PREFETCH`], unless the worker's global `__GAPSCOPE_PREFETCH_BYTES`
+    /// says otherwise (the browser tests set 0 to take the streaming path
+    /// with small files).
+    fn prefetch_limit(scope: &DedicatedWorkerGlobalScope) -> f64 {
+        js_sys::Reflect::get(scope, &JsValue::from_str("__GAPSCOPE_PREFETCH_BYTES"))
+            .ok()
+            .and_then(|v| v.as_f64())
+            .unwrap_or(PREFETCH as f64)
+    }
+
+    /// Every file fetched at once and hashed by Web Crypto; `None` when that
+    /// is not available here (no `crypto.subtle` outside a secure context)
+    /// or a read failed: the caller falls back to [`readers`], which says why.
+    async fn prefetch(
+        files: &[File],
+        id: u64,
+        scope: &DedicatedWorkerGlobalScope,
+    ) -> Option<Vec<crate::Attached>> {
+        use wasm_bindgen_futures::JsFuture;
+        let subtle = scope.crypto().ok()?.subtle();
+        let total: f64 = files.iter().map(|f| f.size()).sum();
+        let progress = crate::Progress {
+            label: format!(
+                "reading {} file{}: {:.1} MB",
+                files.len(),
+                gapscope_core::profile::plural(files.len()),
+                total / 1e6
+            ),
+            step: 1,
+            of: 1 + gapscope_core::analysis::STAGES.len() as u32,
+        };
+        let _ = scope.post_message(&JsValue::from_str(&crate::progress_message(id, progress)));
+        let t0 = js_sys::Date::now();
+        let reads: js_sys::Array = files.iter().map(|f| f.array_buffer()).collect();
+        let buffers: js_sys::Array = JsFuture::from(js_sys::Promise::all(&reads))
+            .await
+            .ok()?
+            .unchecked_into();
+        READ_MILLIS.with(|r| r.set(r.get() + js_sys::Date::now() - t0));
+        let mut digests = Vec::with_capacity(files.len());
+        for buffer in buffers.iter() {
+            digests.push(
+                subtle
+                    .digest_with_str_and_buffer_source("SHA-256", &buffer.unchecked_into())
+                    .ok()?,
+            );
+        }
+        let digests: js_sys::Array = digests.into_iter().collect();
+        let digests: js_sys::Array = JsFuture::from(js_sys::Promise::all(&digests))
+            .await
+            .ok()?
+            .unchecked_into();
+        let mut out = Vec::with_capacity(files.len());
+        for ((file, buffer), digest) in files.iter().zip(buffers.iter()).zip(digests.iter()) {
+            let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+            let sha: String = js_sys::Uint8Array::new(&digest)
+                .to_vec()
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            out.push(crate::Attached::Hashed(file.name(), bytes, sha));
+        }
+        Some(out)
     }
 
     /// One reader per file; progress counts over all of them.
@@ -1051,10 +1183,12 @@ pub mod web {
                 .file
                 .slice_with_f64_and_f64(self.at as f64, end as f64)
                 .map_err(|e| failed(format!("{e:?}")))?;
+            let t0 = js_sys::Date::now();
             let buffer = self
                 .reader
                 .read_as_array_buffer(&blob)
                 .map_err(|e| failed(format!("{e:?}")))?;
+            READ_MILLIS.with(|r| r.set(r.get() + js_sys::Date::now() - t0));
             let chunk = js_sys::Uint8Array::new(&buffer);
             let n = chunk.length() as usize;
             if n == 0 {
@@ -1065,6 +1199,7 @@ pub mod web {
             self.used = 0;
             self.at += n;
             self.done.set(self.done.get() + n as f64);
+            STREAMED.with(|s| s.set(s.get() + n as f64));
             let progress = crate::Progress {
                 label: format!(
                     "reading {}: {:.1} of {:.1} MB",
