@@ -62,7 +62,7 @@ pub struct PoolStats {
     pub terminated: usize,
     /// The largest wasm memory of a live worker, bytes (as last reported).
     pub memory: u64,
-    /// The longest last job of a live worker, ms (as last reported).
+    /// The job that finished last: its wall time in the worker, ms.
     pub last_job_ms: f64,
     /// Of that job, the time its worker waited for file bytes, ms.
     pub last_read_ms: f64,
@@ -77,9 +77,6 @@ struct Slot {
     running: Option<JobId>,
     /// wasm memory in bytes, as the worker last reported it.
     memory: u64,
-    last_job_ms: f64,
-    last_read_ms: f64,
-    last_streamed_bytes: f64,
     // Kept alive as long as the worker.
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(Event)>,
@@ -120,6 +117,8 @@ struct Inner {
     next_job: JobId,
     next_serial: u64,
     terminated: usize,
+    /// The job that finished last: (wall ms, file-read ms, streamed bytes).
+    last: (f64, f64, f64),
     /// Told when a worker reports its memory.
     on_change: Option<Rc<dyn Fn()>>,
 }
@@ -151,6 +150,7 @@ impl Pool {
                 next_job: 1,
                 next_serial: 1,
                 terminated: 0,
+                last: (0.0, 0.0, 0.0),
                 on_change: None,
             })),
         };
@@ -175,21 +175,9 @@ impl Pool {
             busy: inner.slots.iter().filter(|s| s.running.is_some()).count(),
             terminated: inner.terminated,
             memory: inner.slots.iter().map(|s| s.memory).max().unwrap_or(0),
-            last_job_ms: inner
-                .slots
-                .iter()
-                .map(|s| s.last_job_ms)
-                .fold(0.0, f64::max),
-            last_read_ms: inner
-                .slots
-                .iter()
-                .max_by(|a, b| a.last_job_ms.total_cmp(&b.last_job_ms))
-                .map_or(0.0, |s| s.last_read_ms),
-            last_streamed_bytes: inner
-                .slots
-                .iter()
-                .map(|s| s.last_streamed_bytes)
-                .fold(0.0, f64::max),
+            last_job_ms: inner.last.0,
+            last_read_ms: inner.last.1,
+            last_streamed_bytes: inner.last.2,
         }
     }
 
@@ -293,9 +281,6 @@ impl Pool {
             ready: false,
             running: None,
             memory: 0,
-            last_job_ms: 0.0,
-            last_read_ms: 0.0,
-            last_streamed_bytes: 0.0,
             _on_message: on_message,
             _on_error: on_error,
         });
@@ -358,17 +343,12 @@ impl Pool {
                 read_millis,
                 streamed_bytes,
             } => {
-                if let Some(slot) = self
-                    .inner
-                    .borrow_mut()
-                    .slots
-                    .iter_mut()
-                    .find(|s| s.serial == serial)
                 {
-                    slot.memory = bytes;
-                    slot.last_job_ms = millis;
-                    slot.last_read_ms = read_millis;
-                    slot.last_streamed_bytes = streamed_bytes;
+                    let mut inner = self.inner.borrow_mut();
+                    inner.last = (millis, read_millis, streamed_bytes);
+                    if let Some(slot) = inner.slots.iter_mut().find(|s| s.serial == serial) {
+                        slot.memory = bytes;
+                    }
                 }
                 let callback = self.inner.borrow().on_change.clone();
                 if let Some(f) = callback {

@@ -842,6 +842,84 @@ fn evidence_texts(
     }
 }
 
+/// A synthetic τ²-bench results text (`simulations` of the shape τ²-bench
+/// writes: tool calls, tool results, action checks) for [`warm_up`].
+pub fn warm_up_tau2(simulations: usize) -> String {
+    let sims: Vec<serde_json::Value> = (0..simulations)
+        .map(|i| {
+            serde_json::json!({
+                "id": format!("warm-{i}"),
+                "task_id": format!("{}", i % 17),
+                "trial": 0,
+                "termination_reason": "user_stop",
+                "reward_info": {
+                    "reward": (i % 2) as f64,
+                    "action_checks": [{
+                        "action": {"action_id": "a", "name": "get_order", "arguments": {"order_id": format!("#W{i}")}},
+                        "action_match": i % 3 != 0,
+                        "action_reward": 1.0,
+                        "tool_type": "read"
+                    }]
+                },
+                "messages": [
+                    {"role": "user", "content": "Hello, I would like to check \"my\" order, please.\n", "turn_idx": 0},
+                    {"role": "assistant", "content": null, "tool_calls": [
+                        {"id": format!("call_{i}"), "name": "get_order", "arguments": {"order_id": format!("#W{i}")}, "requestor": "assistant"}
+                    ], "turn_idx": 1},
+                    {"role": "tool", "id": format!("call_{i}"), "content": "{\"order_id\": \"#W1\", \"items\": [1, 2.5, -3e2], \"ok\": true}", "requestor": "assistant", "error": false, "turn_idx": 2},
+                    {"role": "assistant", "content": "Your order is on its way — anything else?", "turn_idx": 3}
+                ]
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "info": {"agent_info": {"implementation": "warm-up", "llm": "warm-up"}},
+        "tasks": [],
+        "simulations": sims,
+    })
+    .to_string()
+}
+
+/// Run the import path once on embedded and synthetic files (the corpus's
+/// JSONL and profile, a synthetic τ²-bench file), answers discarded. A
+/// browser compiles wasm lazily and optimizes a function only once it has
+/// run a while: an idle worker that has done this imports the user's first
+/// files about a third faster (`scripts/bench-browser.mjs`).
+pub fn warm_up() {
+    let files = vec![
+        Attached::Hashed(
+            "foundational.csv".into(),
+            CORPUS_FOUNDATIONAL.as_bytes().to_vec(),
+            String::new(),
+        ),
+        Attached::Hashed(
+            "trajectories.jsonl".into(),
+            CORPUS_TRAJECTORIES.as_bytes().to_vec(),
+            String::new(),
+        ),
+        Attached::Hashed(
+            "results.json".into(),
+            warm_up_tau2(300).into_bytes(),
+            String::new(),
+        ),
+    ];
+    let request = Request {
+        source: Source::Attached {
+            names: files.iter().map(|f| f.name().to_string()).collect(),
+        },
+        alpha: Alpha::DEFAULT.get(),
+        bootstrap: 20,
+        seed: 0,
+        roles: RoleOverrides::default(),
+        pair: None,
+        macro_definition: MacroDefinition::Mean,
+        trajectories: TrajectoryOptions::default(),
+    };
+    let answer = run_job(&Job::Import(request), files, &mut |_| {});
+    // Encoded as an answer would be, then dropped.
+    drop(encode_message(&FromWorker::Done { id: 0, answer }));
+}
+
 /// One point of the recovery curve.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RecoveryPoint {
@@ -994,6 +1072,8 @@ pub mod web {
         static READ_MILLIS: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
         /// Bytes read by [`FileStream`]s during the current job.
         static STREAMED: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
+        /// Whether a job is under way.
+        static BUSY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     }
 
     /// Install the message handler and tell the page the worker is ready.
@@ -1012,6 +1092,7 @@ pub mod web {
                 (data.as_string().unwrap_or_default(), Vec::new())
             };
             let id = crate::envelope_id(&text);
+            BUSY.with(|s| s.set(true));
             let started = js_sys::Date::now();
             let out = out.clone();
             // The pool sends a worker its next job only after this one's
@@ -1046,6 +1127,7 @@ pub mod web {
                     read_millis: READ_MILLIS.with(|r| r.replace(0.0)),
                     streamed_bytes: STREAMED.with(|r| r.replace(0.0)),
                 }));
+                BUSY.with(|s| s.set(false));
             });
         });
         scope.set_onmessage(Some(handler.as_ref().unchecked_ref()));
@@ -1053,7 +1135,22 @@ pub mod web {
         handler.forget();
         let ready = crate::encode_message(&crate::FromWorker::Ready);
         let _ = scope.post_message(&JsValue::from_str(&ready));
+        // Warm the import path once the page has had time to load, unless a
+        // job is under way (between its awaits).
+        let warm = Closure::once_into_js(move || {
+            if !BUSY.with(std::cell::Cell::get) {
+                crate::warm_up();
+            }
+        });
+        let _ = scope.set_timeout_with_callback_and_timeout_and_arguments_0(
+            warm.unchecked_ref(),
+            WARM_UP_AFTER_MS,
+        );
     }
+
+    /// When an idle worker warms the import path ([`crate::warm_up`]), ms
+    /// after it started.
+    const WARM_UP_AFTER_MS: i32 = 1500;
 
     /// Files up to this many bytes in all are fetched whole and hashed by the
     /// browser ([`prefetch`]); larger ones stream.
@@ -1383,6 +1480,34 @@ mod tests {
                 (true, "none")
             ]
         );
+    }
+
+    /// The warm-up's synthetic τ²-bench file goes the τ²-bench path (light,
+    /// contents skipped) and gives trajectories with gold actions; the
+    /// warm-up itself runs.
+    #[test]
+    fn the_warm_up_exercises_the_tau2_and_jsonl_readers() {
+        use gapscope_core::trajectory::{detect, read_any_bytes, ReadOptions, TrajectoryFormat};
+        let text = warm_up_tau2(30);
+        assert_eq!(detect(&text), Some(TrajectoryFormat::Tau2));
+        let light = ReadOptions {
+            light: true,
+            ..ReadOptions::default()
+        };
+        let c = read_any_bytes("results.json", text.as_bytes(), &light).unwrap();
+        assert_eq!(c.trajectories.len(), 30);
+        assert!(c.trajectories.iter().all(|t| t.gold_actions.len() == 1
+            && t.message_stats().messages == 4
+            && t.message_stats().tool_calls == 1));
+        assert_eq!(
+            c.trajectories
+                .iter()
+                .filter(|t| t.gold_actions[0].matched)
+                .count(),
+            30,
+            "every recorded call matches its gold action"
+        );
+        warm_up();
     }
 
     #[test]
