@@ -8,6 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -106,6 +107,10 @@ test('a dropped file and a change of α are analysed, equal to the CLI', async (
   // The JSON export works from disk too, and carries the same Q².
   const exported = JSON.parse((await wb.download(() => page.getByTestId('export-json').click())).text);
   assert.ok(close(exported.operations.PL.q2, report.operations.PL.q2));
+  // The manifest's SHA-256 of the dropped file, whichever way the worker
+  // read it from disk (Web Crypto, or streamed and hashed in wasm).
+  const manifest = JSON.parse((await wb.download(() => page.getByTestId('export-manifest').click())).text);
+  assert.equal(manifest.inputs[0].sha256, createHash('sha256').update(readFileSync(SMALL)).digest('hex'));
   await wb.openView('predictability');
   await wb.openView('gaps');
 });
