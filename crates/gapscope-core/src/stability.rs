@@ -73,7 +73,15 @@ pub enum StabilityError {
     BadRegex(String, String),
     #[error("the group expression `{regex}` does not match task id `{task}`")]
     NoMatch { regex: String, task: String },
+    #[error("bootstrap draws must be between 0 and {max}, got {0}", max = crate::analysis::MAX_BOOTSTRAP)]
+    Bootstrap(usize),
+    #[error("further splits must be between 0 and {MAX_SPLITS}, got {0}")]
+    Splits(u64),
 }
+
+/// The most further splits a stability analysis takes (each one refits both
+/// halves: time is linear in it; the paper uses 20).
+pub const MAX_SPLITS: u64 = 10_000;
 
 /// Give every trajectory the group its `task_id` yields under `pattern`
 /// (first capture group, else the whole match).
@@ -216,6 +224,12 @@ pub fn stability(
     trajectories: &[Trajectory],
     s: &StabilitySettings,
 ) -> Result<StabilityReport, StabilityError> {
+    if s.bootstrap > crate::analysis::MAX_BOOTSTRAP {
+        return Err(StabilityError::Bootstrap(s.bootstrap));
+    }
+    if s.splits > MAX_SPLITS {
+        return Err(StabilityError::Splits(s.splits));
+    }
     let regrouped;
     let trajectories = match &s.group_regex {
         Some(p) => {
@@ -495,6 +509,23 @@ mod tests {
         let mut halves = [r2.half_a.clone(), r2.half_b.clone()].concat();
         halves.sort();
         assert_eq!(halves, ["1", "2"]);
+        // Bootstrap draws and further splits are bounded, with the limit said.
+        let many = StabilitySettings {
+            bootstrap: crate::analysis::MAX_BOOTSTRAP + 1,
+            ..Default::default()
+        };
+        assert_eq!(
+            stability(&f, &trajectories, &many).unwrap_err().to_string(),
+            "bootstrap draws must be between 0 and 1000000, got 1000001"
+        );
+        let splits = StabilitySettings {
+            splits: MAX_SPLITS + 1,
+            ..Default::default()
+        };
+        assert_eq!(
+            stability(&f, &trajectories, &splits).unwrap_err(),
+            StabilityError::Splits(MAX_SPLITS + 1)
+        );
         let bad = StabilitySettings {
             group_regex: Some("^x(".into()),
             ..Default::default()
