@@ -236,14 +236,9 @@ impl Attached {
                 && (t.contains("\"tool\":\"gapscope\"") || t.contains("\"tool\": \"gapscope\""))
         };
         match self {
-            Attached::Bytes(..) | Attached::Hashed(..) => {
-                let r = match &self {
-                    Attached::Bytes(_, b) | Attached::Hashed(_, b, _) => {
-                        std::str::from_utf8(b).ok().and_then(as_report)
-                    }
-                    Attached::Reader(..) => None,
-                };
-                Ok((r, self))
+            Attached::Bytes(_, ref b) | Attached::Hashed(_, ref b, _) => {
+                let report = std::str::from_utf8(b).ok().and_then(as_report);
+                Ok((report, self))
             }
             Attached::Reader(n, mut r) => {
                 let mut head = Vec::new();
@@ -1409,6 +1404,29 @@ mod tests {
                 })],
             ),
             (Source::Example, vec![]),
+            // An exported report (over 64 KB: a reader reads it whole once
+            // its head shows it is one), re-imported with its settings.
+            (
+                Source::Attached {
+                    names: vec!["report.json".into()],
+                },
+                vec![("report.json".into(), {
+                    let mut a = handle(&Request {
+                        source: Source::Example,
+                        alpha: 10.0,
+                        bootstrap: 20,
+                        seed: 1,
+                        roles: RoleOverrides::default(),
+                        pair: None,
+                        macro_definition: MacroDefinition::Mean,
+                        trajectories: TrajectoryOptions::default(),
+                    })
+                    .unwrap()
+                    .report;
+                    a.warnings.push("x".repeat(70_000));
+                    serde_json::to_vec_pretty(&a).unwrap()
+                })],
+            ),
         ];
         let mut shapes = Vec::new();
         for (source, attached) in cases {
@@ -1457,6 +1475,9 @@ mod tests {
                 panic!()
             };
             assert_eq!(analysis, streamed, "{source:?}");
+            if attached.iter().any(|(n, _)| n == "report.json") {
+                assert!(matches!(analysis.as_ref(), Ok(a) if a.imported));
+            }
             assert_eq!(overview, o_streamed, "{source:?}");
             assert_eq!(analysis, apart, "{source:?}");
             assert_eq!(overview, o_apart, "{source:?}");
@@ -1477,6 +1498,7 @@ mod tests {
                 (true, "overview"),
                 (false, "overview"),
                 (false, "error"),
+                (true, "none"),
                 (true, "none")
             ]
         );
