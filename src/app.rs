@@ -1034,19 +1034,7 @@ fn TrajectoryList(wb: Workbench, overview: std::sync::Arc<Overview>) -> impl Int
                             view! {
                                 <tr tabindex="0" data-id=id.clone() class:open=move || wb.open_traj.with(|t| matches!(t, Some(Ok(t)) if t.id == id3))
                                     on:click=move |_| wb.open_trajectory(id.clone())
-                                    on:keydown=move |ev: leptos::ev::KeyboardEvent| {
-                                        let row = event_target::<web_sys::HtmlElement>(&ev);
-                                        let next = match ev.key().as_str() {
-                                            "Enter" | " " => { ev.prevent_default(); wb.open_trajectory(id2.clone()); None }
-                                            "ArrowDown" | "j" => row.next_element_sibling(),
-                                            "ArrowUp" | "k" => row.previous_element_sibling(),
-                                            _ => None,
-                                        };
-                                        if let Some(el) = next.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok()) {
-                                            ev.prevent_default();
-                                            let _ = el.focus();
-                                        }
-                                    }>
+                                    on:keydown=move |ev| row_keys(&ev, || wb.open_trajectory(id2.clone()))>
                                     {cells.into_iter().map(|c| view! { <td>{c.display()}</td> }).collect_view()}
                                 </tr>
                             }
@@ -1835,25 +1823,35 @@ fn ClickTable(
                     let id2 = id.clone();
                     view! {
                         <tr tabindex="0" data-id=id.clone() on:click=move |_| on_open.run(id.clone())
-                            on:keydown=move |ev: leptos::ev::KeyboardEvent| {
-                                let row = event_target::<web_sys::HtmlElement>(&ev);
-                                let next = match ev.key().as_str() {
-                                    "Enter" | " " => { ev.prevent_default(); on_open.run(id2.clone()); None }
-                                    "ArrowDown" | "j" => row.next_element_sibling(),
-                                    "ArrowUp" | "k" => row.previous_element_sibling(),
-                                    _ => None,
-                                };
-                                if let Some(el) = next.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok()) {
-                                    ev.prevent_default();
-                                    let _ = el.focus();
-                                }
-                            }>
+                            on:keydown=move |ev| row_keys(&ev, || on_open.run(id2.clone()))>
                             {cells.into_iter().map(|c| view! { <td>{c.display()}</td> }).collect_view()}
                         </tr>
                     }
                 }).collect_view()}
             </tbody>
         </table></div>
+    }
+}
+
+/// Keys on a row of a clickable list: Enter or space opens it (`open`),
+/// ↓/j and ↑/k move the focus to the next or previous row.
+fn row_keys(ev: &leptos::ev::KeyboardEvent, open: impl FnOnce()) {
+    let row = event_target::<web_sys::HtmlElement>(ev);
+    let next = match ev.key().as_str() {
+        "Enter" | " " => {
+            ev.prevent_default();
+            open();
+            None
+        }
+        "ArrowDown" | "j" => row.next_element_sibling(),
+        "ArrowUp" | "k" => row.previous_element_sibling(),
+        _ => None,
+    };
+    if let Some(el) =
+        next.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
+    {
+        ev.prevent_default();
+        let _ = el.focus();
     }
 }
 
