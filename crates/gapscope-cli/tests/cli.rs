@@ -4,21 +4,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Command;
 
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn gapscope(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gapscope"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .unwrap()
-}
+mod common;
+use common::{gapscope, root};
 
 fn json(args: &[&str]) -> Value {
     let out = gapscope(args);

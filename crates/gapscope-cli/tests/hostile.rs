@@ -5,22 +5,10 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn gapscope(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gapscope"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .unwrap()
-}
+mod common;
+use common::gapscope;
 
 /// `gapscope report` on one hostile profile file must fail with exactly `message`.
 fn refused(file: &str, message: &str) {

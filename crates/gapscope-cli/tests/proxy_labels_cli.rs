@@ -3,20 +3,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn gapscope(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gapscope"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .unwrap()
-}
+mod common;
+use common::gapscope;
 
 const CLAUDE: &str =
     "../shared/data/tau2/airline/results/claude-sonnet-4-5__aide-platform__airline_1trial.json";

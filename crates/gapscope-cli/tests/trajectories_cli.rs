@@ -4,13 +4,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+mod common;
+use common::{gapscope, root};
 
 fn shared(path: &str) -> String {
     let p = root().join("../shared/data").join(path);
@@ -20,14 +18,6 @@ fn shared(path: &str) -> String {
         p.display()
     );
     p.display().to_string()
-}
-
-fn gapscope(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gapscope"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .unwrap()
 }
 
 fn ok(args: &[&str]) -> (String, String) {
