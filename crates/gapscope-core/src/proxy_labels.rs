@@ -39,7 +39,7 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::task_groups::{read_by_name, ToolClass, ToolOverrides};
+use crate::task_groups::{ToolClass, ToolOverrides};
 use crate::tau2::{self, Action, Results, Simulation, Task, Tau2ToolCall};
 
 /// The operations that get proxy labels, in the spec's order.
@@ -105,49 +105,15 @@ impl ToolRule {
         if let Some(t) = overrides.write.iter().find(|w| overrides.read.contains(w)) {
             return Err(ProxyError::BothWays(t.clone()));
         }
-        let mut recorded: IndexMap<String, Vec<String>> = IndexMap::new();
-        for r in files {
-            for s in &r.simulations {
-                for c in s.action_checks() {
-                    if let Some(t) = &c.tool_type {
-                        let v = recorded.entry(c.action.name.clone()).or_default();
-                        if !v.contains(t) {
-                            v.push(t.clone());
-                        }
-                    }
-                }
-            }
-        }
         Ok(ToolRule {
-            recorded,
+            recorded: crate::task_groups::recorded_tool_types(files.iter().copied()),
             overrides,
         })
     }
 
     /// Whether `tool` changes state, and why.
     pub fn classify(&self, tool: &str) -> ToolClass {
-        let o = &self.overrides;
-        let (state_changing, why) = if o.write.iter().any(|w| w == tool) {
-            (true, "given as state-changing".to_string())
-        } else if o.read.iter().any(|w| w == tool) {
-            (false, "given as read-only".to_string())
-        } else if let Some(types) = self.recorded.get(tool) {
-            (
-                types.iter().any(|t| t == "write"),
-                format!("tool_type {} recorded", types.join("/")),
-            )
-        } else {
-            match read_by_name(tool) {
-                Some("think") => (false, "name rule: think".to_string()),
-                Some(p) => (false, format!("name rule: starts with {p}")),
-                None => (true, "name rule: no read prefix".to_string()),
-            }
-        };
-        ToolClass {
-            tool: tool.to_string(),
-            state_changing,
-            why,
-        }
+        crate::task_groups::classify_tool(tool, &self.overrides, &self.recorded)
     }
 }
 

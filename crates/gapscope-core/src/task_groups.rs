@@ -52,6 +52,57 @@ pub struct ToolClass {
     pub why: String,
 }
 
+/// Tool → the `tool_type`s recorded for it in the files' action checks
+/// (`read`, `write`, `generic`), over every file.
+pub fn recorded_tool_types<'a>(
+    files: impl IntoIterator<Item = &'a Results>,
+) -> IndexMap<String, Vec<String>> {
+    let mut recorded: IndexMap<String, Vec<String>> = IndexMap::new();
+    for r in files {
+        for s in &r.simulations {
+            for c in s.action_checks() {
+                if let Some(t) = &c.tool_type {
+                    let v = recorded.entry(c.action.name.clone()).or_default();
+                    if !v.contains(t) {
+                        v.push(t.clone());
+                    }
+                }
+            }
+        }
+    }
+    recorded
+}
+
+/// Whether `tool` changes state, and why: the user's overrides, then the
+/// `tool_type`s recorded for it, then the name rule ([`read_by_name`]).
+pub fn classify_tool(
+    tool: &str,
+    overrides: &ToolOverrides,
+    recorded: &IndexMap<String, Vec<String>>,
+) -> ToolClass {
+    let (state_changing, why) = if overrides.write.iter().any(|w| w == tool) {
+        (true, "given as state-changing".to_string())
+    } else if overrides.read.iter().any(|r| r == tool) {
+        (false, "given as read-only".to_string())
+    } else if let Some(types) = recorded.get(tool) {
+        (
+            types.iter().any(|t| t == "write"),
+            format!("tool_type {} recorded", types.join("/")),
+        )
+    } else {
+        match read_by_name(tool) {
+            Some("think") => (false, "name rule: think".to_string()),
+            Some(p) => (false, format!("name rule: starts with {p}")),
+            None => (true, "name rule: no read prefix".to_string()),
+        }
+    };
+    ToolClass {
+        tool: tool.to_string(),
+        state_changing,
+        why,
+    }
+}
+
 /// Gold-action signatures and the groups they form.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GoldGroups {
@@ -177,20 +228,7 @@ pub fn gold_action_groups(
         return Err(GroupError::NoTasks);
     }
 
-    // Recorded tool types, over every file.
-    let mut recorded: IndexMap<String, Vec<String>> = IndexMap::new();
-    for (_, r) in files {
-        for s in &r.simulations {
-            for c in s.action_checks() {
-                if let Some(t) = &c.tool_type {
-                    let v = recorded.entry(c.action.name.clone()).or_default();
-                    if !v.contains(t) {
-                        v.push(t.clone());
-                    }
-                }
-            }
-        }
-    }
+    let recorded = recorded_tool_types(files.iter().map(|(_, r)| *r));
     let mut names: Vec<String> = gold
         .iter()
         .flat_map(|(_, m)| m.values().flatten().cloned())
@@ -209,27 +247,7 @@ pub fn gold_action_groups(
     }
     let tools: Vec<ToolClass> = names
         .iter()
-        .map(|t| {
-            let (state_changing, why) = if overrides.write.contains(t) {
-                (true, "given as state-changing".to_string())
-            } else if overrides.read.contains(t) {
-                (false, "given as read-only".to_string())
-            } else if let Some(types) = recorded.get(t) {
-                let w = types.iter().any(|x| x == "write");
-                (w, format!("tool_type {} recorded", types.join("/")))
-            } else {
-                match read_by_name(t) {
-                    Some("think") => (false, "name rule: think".to_string()),
-                    Some(p) => (false, format!("name rule: starts with {p}")),
-                    None => (true, "name rule: no read prefix".to_string()),
-                }
-            };
-            ToolClass {
-                tool: t.clone(),
-                state_changing,
-                why,
-            }
-        })
+        .map(|t| classify_tool(t, overrides, &recorded))
         .collect();
     let writes = |actions: &[String]| -> String {
         let mut s: Vec<String> = actions
