@@ -97,6 +97,15 @@ fn source_label(source: &Source) -> String {
     }
 }
 
+/// How long after an answer is shown its files are hashed for the manifest, ms.
+const DIGESTS_AFTER_MS: u64 = 300;
+
+/// Whether the manifest of an analysis still waits for its files' digests
+/// (computed by the worker after its answer: [`Workbench::finish_digests`]).
+fn hashing(a: &Analysis) -> bool {
+    a.manifest.inputs.is_empty()
+}
+
 /// The whole page state.
 #[derive(Clone, Copy)]
 struct Workbench {
@@ -106,6 +115,13 @@ struct Workbench {
     pool_stats: RwSignal<PoolStats>,
     /// The realization analysis running now, if any.
     job: StoredValue<Option<JobId>>,
+    /// The job whose analysis is on screen (its manifest's digests may
+    /// follow its answer: [`Workbench::finish_digests`]).
+    shown_job: StoredValue<Option<JobId>>,
+    digest_job: StoredValue<Option<JobId>>,
+    /// The digests of the last source hashed (its label): a re-analysis of
+    /// the same files (new settings) does not hash them again.
+    digests: StoredValue<Option<(String, Vec<gapscope_core::manifest::Input>)>>,
     progress: RwSignal<Option<Progress>>,
     analysis: RwSignal<Option<Analysis>>,
     error: RwSignal<Option<String>>,
@@ -221,6 +237,9 @@ impl Workbench {
             attached: StoredValue::new_local(Vec::new()),
             pool_stats: RwSignal::new(PoolStats::default()),
             job: StoredValue::new(None),
+            shown_job: StoredValue::new(None),
+            digest_job: StoredValue::new(None),
+            digests: StoredValue::new(None),
             progress: RwSignal::new(None),
             analysis: RwSignal::new(None),
             error: RwSignal::new(None),
@@ -314,6 +333,7 @@ impl Workbench {
         if let Some(old) = self.job.get_value() {
             self.pool.with_value(|p| p.cancel(old));
         }
+        self.cancel_job(self.digest_job);
         self.busy.set(Some(label));
         self.progress.set(None);
         // A new source (or new trajectory options) also needs the trajectory
@@ -340,6 +360,32 @@ impl Workbench {
             self.overview_job.set_value(Some(id));
         }
         self.refresh_pool();
+    }
+
+    /// Hash the files of the analysis on screen for its manifest (read
+    /// without hashing, so that the analysis came sooner).
+    fn request_digests(self, id: JobId, source: Source) {
+        let label = source_label(&source);
+        if let Some((_, inputs)) = self.digests.get_value().filter(|(l, _)| *l == label) {
+            return self.finish_digests(id, inputs);
+        }
+        let files = self.files_of(&source);
+        self.side_job(
+            &Job::Digests { source },
+            files,
+            Some(self.digest_job),
+            move |answer| match answer {
+                Answer::Digests(r) => match *r {
+                    Ok(inputs) => {
+                        self.digests.set_value(Some((label, inputs.clone())));
+                        self.finish_digests(id, inputs);
+                    }
+                    Err(e) => self.error.set(Some(format!("manifest: {e}"))),
+                },
+                Answer::Failed(e) => self.error.set(Some(format!("manifest: {e}"))),
+                _ => self.error.set(Some(UNEXPECTED.into())),
+            },
+        );
     }
 
     /// The files to post with a job on `source`.
@@ -660,13 +706,41 @@ impl Workbench {
                         });
                         self.pair.set(None);
                     }
-                    self.source.set_value(source);
+                    self.source.set_value(source.clone());
+                    self.shown_job.set_value(id);
+                    let pending = hashing(&a);
                     self.analysis.set(Some(a));
+                    if let (true, Some(id)) = (pending, id) {
+                        // After the views have drawn the answer: hashing
+                        // re-reads the files, which would compete with them.
+                        set_timeout(
+                            move || {
+                                if self.shown_job.get_value() == Some(id) {
+                                    self.request_digests(id, source);
+                                }
+                            },
+                            std::time::Duration::from_millis(DIGESTS_AFTER_MS),
+                        );
+                    }
                     self.error.set(None);
                 }
                 Err(e) => self.error.set(Some(e)),
             }
         }
+    }
+
+    /// The digests of a job's files, computed after its answer: they fill
+    /// in the manifest of the analysis on screen, when it is that job's.
+    fn finish_digests(self, id: JobId, inputs: Vec<gapscope_core::manifest::Input>) {
+        if self.shown_job.get_value() != Some(id) {
+            return;
+        }
+        self.analysis.update(|a| {
+            if let Some(a) = a {
+                a.manifest =
+                    gapscope_core::manifest::Manifest::new(inputs, a.manifest.settings.clone());
+            }
+        });
     }
 
     /// Re-run the current source (after a settings change).
@@ -693,6 +767,8 @@ impl Workbench {
 
     /// Analyse a new dataset: choices tied to the previous one are cleared.
     fn open(self, source: Source) {
+        // New files (perhaps under the same names) are hashed anew.
+        self.digests.set_value(None);
         self.pair.set(None);
         self.roles.set(RoleOverrides::default());
         self.trajectories.set(TrajectoryOptions::default());
@@ -1568,7 +1644,9 @@ fn SettingsBar(wb: Workbench) -> impl IntoView {
                 </select>
             </label>
             <button on:click=export_json data-testid="export-json">"Export report (JSON)"</button>
-            <button on:click=export_manifest data-testid="export-manifest">"Export manifest"</button>
+            <button on:click=export_manifest data-testid="export-manifest"
+                disabled=move || wb.analysis.with(|a| a.as_ref().is_some_and(hashing))
+                title=move || if wb.analysis.with(|a| a.as_ref().is_some_and(hashing)) { "The files are being hashed for the manifest…" } else { "The inputs by SHA-256, the settings and the command that recomputes the report" }>"Export manifest"</button>
             <label>"theme "
                 <select data-testid="theme" on:change=move |ev| wb.theme.set(event_target_value(&ev))>
                     {["auto", "light", "dark"].into_iter().map(|t| view! { <option value=t selected=move || wb.theme.get() == t>{t}</option> }).collect_view()}
@@ -1600,7 +1678,7 @@ fn Status(wb: Workbench) -> impl IntoView {
             {move || {
                 let s = wb.pool_stats.get();
                 view! {
-                    <span class="pool muted" data-testid="pool" data-live=s.live.to_string() data-terminated=s.terminated.to_string() data-size=s.size.to_string() data-memory=s.memory.to_string() data-last-job-ms=s.last_job_ms.to_string() data-last-read-ms=s.last_read_ms.to_string() data-last-streamed-bytes=s.last_streamed_bytes.to_string()>
+                    <span class="pool muted" data-testid="pool" data-live=s.live.to_string() data-terminated=s.terminated.to_string() data-size=s.size.to_string() data-memory=s.memory.to_string() data-last-job-ms=s.last_job_ms.to_string() data-last-read-ms=s.last_read_ms.to_string() data-last-streamed-bytes=s.last_streamed_bytes.to_string() data-import-ms=s.import_ms.0.to_string() data-import-read-ms=s.import_ms.1.to_string() data-import-parse-ms=s.import_ms.2.to_string()>
                         {format!("worker pool: {} of {} running{}", s.live, s.size, if s.memory > 0 { format!(" (largest worker memory {:.0} MB)", s.memory as f64 / 1e6) } else { String::new() })}
                     </span>
                 }

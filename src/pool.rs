@@ -68,6 +68,9 @@ pub struct PoolStats {
     pub last_read_ms: f64,
     /// Of that job, the bytes its worker read as streams.
     pub last_streamed_bytes: f64,
+    /// The import (or analysis) that finished last: wall time in the
+    /// worker, time waiting for file bytes, time parsing them, ms.
+    pub import_ms: (f64, f64, f64),
 }
 
 struct Slot {
@@ -119,6 +122,8 @@ struct Inner {
     terminated: usize,
     /// The job that finished last: (wall ms, file-read ms, streamed bytes).
     last: (f64, f64, f64),
+    /// See [`PoolStats::import_ms`].
+    last_import: (f64, f64, f64),
     /// Told when a worker reports its memory.
     on_change: Option<Rc<dyn Fn()>>,
 }
@@ -151,6 +156,7 @@ impl Pool {
                 next_serial: 1,
                 terminated: 0,
                 last: (0.0, 0.0, 0.0),
+                last_import: (0.0, 0.0, 0.0),
                 on_change: None,
             })),
         };
@@ -178,6 +184,7 @@ impl Pool {
             last_job_ms: inner.last.0,
             last_read_ms: inner.last.1,
             last_streamed_bytes: inner.last.2,
+            import_ms: inner.last_import,
         }
     }
 
@@ -342,10 +349,15 @@ impl Pool {
                 millis,
                 read_millis,
                 streamed_bytes,
+                parse_millis,
+                job,
             } => {
                 {
                     let mut inner = self.inner.borrow_mut();
                     inner.last = (millis, read_millis, streamed_bytes);
+                    if job == "Import" || job == "Analyze" {
+                        inner.last_import = (millis, read_millis, parse_millis);
+                    }
                     if let Some(slot) = inner.slots.iter_mut().find(|s| s.serial == serial) {
                         slot.memory = bytes;
                     }

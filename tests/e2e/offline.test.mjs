@@ -108,7 +108,8 @@ test('a dropped file and a change of α are analysed, equal to the CLI', async (
   const exported = JSON.parse((await wb.download(() => page.getByTestId('export-json').click())).text);
   assert.ok(close(exported.operations.PL.q2, report.operations.PL.q2));
   // The manifest's SHA-256 of the dropped file, whichever way the worker
-  // read it from disk (Web Crypto, or streamed and hashed in wasm).
+  // read it from disk (fetched whole and hashed by a second job after the
+  // answer, or streamed and hashed as read).
   const manifest = JSON.parse((await wb.download(() => page.getByTestId('export-manifest').click())).text);
   assert.equal(manifest.inputs[0].sha256, createHash('sha256').update(readFileSync(SMALL)).digest('hex'));
   await wb.openView('predictability');

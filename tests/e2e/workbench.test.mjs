@@ -415,7 +415,7 @@ test('a foundational profile and labelled trajectories dropped together run the 
   await wb.waitForSource('synthetic example');
 });
 
-test('dropped files are hashed for the manifest as they are read: fetched whole (Web Crypto) or streamed (wasm SHA-256), the same digests and analysis', async () => {
+test('dropped files are hashed for the manifest: fetched whole (hashed by a second job once the analysis is shown) or streamed (hashed as read), the same digests and analysis', async () => {
   const files = [join(ROOT, 'tests/fixtures/foundational-small.csv'), join(ROOT, 'tests/fixtures/trajectories-small.jsonl')];
   const expected = files.map((f) => ({
     name: f.split('/').pop(), bytes: readFileSync(f).length, sha256: createHash('sha256').update(readFileSync(f)).digest('hex'),
@@ -423,6 +423,7 @@ test('dropped files are hashed for the manifest as they are read: fetched whole 
   const run = async () => {
     await wb.fileInput.setInputFiles(files);
     await wb.waitForSource('foundational-small.csv + trajectories-small.jsonl');
+    // The export waits (disabled) until the digests are in.
     const manifest = JSON.parse((await wb.download(() => page.getByTestId('export-manifest').click())).text);
     return { inputs: manifest.inputs, summary: await wb.summary.innerText(), streamed: Number(await page.getByTestId('pool').getAttribute('data-last-streamed-bytes')) };
   };

@@ -193,6 +193,17 @@ pub fn read_inputs<B: AsRef<[u8]>>(
 pub enum InputFile<'a> {
     Bytes(String, Cow<'a, [u8]>),
     Stream(String, Box<dyn std::io::Read + 'a>),
+    /// A file read already ([`read_file`]).
+    Read(Box<FileRead>),
+}
+
+impl InputFile<'_> {
+    pub fn name(&self) -> &str {
+        match self {
+            InputFile::Bytes(n, _) | InputFile::Stream(n, _) => n,
+            InputFile::Read(r) => &r.name,
+        }
+    }
 }
 
 /// How much of a stream is read before its format is decided (more when its
@@ -201,16 +212,51 @@ const STREAM_HEAD: usize = 1 << 20;
 
 /// [`read_inputs`] over [`InputFile`]s; with `digests`, the name, size and
 /// SHA-256 of every file go to [`Inputs::digests`] (a stream is hashed as
-/// it is read), for the reproducibility manifest.
+/// it is read), for the reproducibility manifest. Each file is read on its
+/// own ([`read_file`]), then the reads are joined ([`join_reads`]).
 pub fn read_inputs_from(
     files: Vec<InputFile<'_>>,
     options: &TrajectoryOptions,
     messages: &Messages,
     digests: bool,
 ) -> Result<Inputs, ReadError> {
-    let mut inputs = Inputs::default();
-    // Texts of label CSVs, applied once every trajectory is read.
-    let mut label_files: Vec<(String, String)> = Vec::new();
+    let reads = files
+        .into_iter()
+        .map(|file| read_file(file, options, messages, digests))
+        .collect::<Result<Vec<_>, _>>()?;
+    join_reads(reads, options)
+}
+
+/// One input file read on its own (the map step of [`read_inputs_from`]:
+/// the browser parses each file as soon as its bytes arrive, while the
+/// next ones are still being read). [`join_reads`] joins them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FileRead {
+    pub name: String,
+    /// Name, size and SHA-256, when asked for (or known already).
+    pub digest: Option<crate::manifest::Input>,
+    pub content: FileContent,
+}
+
+/// What one input file is, once read.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum FileContent {
+    /// A trajectory file (any format [`crate::trajectory::detect_bytes`]
+    /// knows), parsed.
+    Trajectories(crate::trajectory::Corpus),
+    /// A label CSV (applied once every trajectory file is read).
+    Labels(String),
+    /// Any other text: a profile table (or a gapscope report).
+    Text(String),
+}
+
+/// Read one input file ([`InputFile`]; already read ones are returned as they are).
+pub fn read_file(
+    file: InputFile<'_>,
+    options: &TrajectoryOptions,
+    messages: &Messages,
+    digests: bool,
+) -> Result<FileRead, ReadError> {
     let read_options = crate::trajectory::ReadOptions {
         model: None,
         score: options.score.clone(),
@@ -220,59 +266,86 @@ pub fn read_inputs_from(
             _ => None,
         },
     };
-    for file in files {
-        let (name, whole) = match file {
-            InputFile::Bytes(name, bytes) => {
-                if digests {
-                    inputs
-                        .digests
-                        .push(crate::manifest::Input::new(&name, &bytes));
-                }
-                (name, bytes)
+    let mut digest = None;
+    let (name, whole) = match file {
+        InputFile::Read(read) => return Ok(*read),
+        InputFile::Bytes(name, bytes) => {
+            if digests {
+                digest = Some(crate::manifest::Input::new(&name, &bytes));
             }
-            InputFile::Stream(name, reader) => {
-                let mut reader = Hashing::new(reader, digests);
-                let read = read_stream(&name, &mut reader, &read_options)?;
-                if let Some((bytes, sha256)) = reader.finish() {
-                    inputs.digests.push(crate::manifest::Input {
-                        name: name.clone(),
-                        bytes,
-                        sha256,
-                    });
-                }
-                match read {
-                    Streamed::Jsonl(c) => {
-                        add_corpus(&mut inputs, &name, c);
-                        continue;
-                    }
-                    Streamed::Whole(bytes) => (name, Cow::Owned(bytes)),
-                }
+            (name, bytes)
+        }
+        InputFile::Stream(name, reader) => {
+            let mut reader = Hashing::new(reader, digests);
+            let read = read_stream(&name, &mut reader, &read_options)?;
+            if let Some((bytes, sha256)) = reader.finish() {
+                digest = Some(crate::manifest::Input {
+                    name: name.clone(),
+                    bytes,
+                    sha256,
+                });
             }
-        };
-        let bytes: &[u8] = &whole;
-        if crate::trajectory::detect_bytes(bytes).is_some() {
-            let c = crate::trajectory::read_any_bytes(&name, bytes, &read_options).map_err(
-                |message| ReadError::Trajectories {
+            match read {
+                Streamed::Jsonl(c) => {
+                    return Ok(FileRead {
+                        name,
+                        digest,
+                        content: FileContent::Trajectories(c),
+                    })
+                }
+                Streamed::Whole(bytes) => (name, Cow::Owned(bytes)),
+            }
+        }
+    };
+    let bytes: &[u8] = &whole;
+    if crate::trajectory::detect_bytes(bytes).is_some() {
+        let c =
+            crate::trajectory::read_any_bytes(&name, bytes, &read_options).map_err(|message| {
+                ReadError::Trajectories {
                     file: name.clone(),
                     // Inspect errors may name the file already.
                     message: message
                         .strip_prefix(&format!("{name}: "))
                         .map(str::to_string)
                         .unwrap_or(message),
-                },
-            )?;
-            add_corpus(&mut inputs, &name, c);
-            continue;
-        }
-        let text = std::str::from_utf8(bytes).map_err(|e| ReadError::Encoding {
-            file: name.clone(),
-            line: crate::trajectory::line_of_offset(bytes, e.valid_up_to()),
-            offset: e.valid_up_to(),
-        })?;
-        if is_label_csv(text) {
-            label_files.push((name, text.to_string()));
-        } else {
-            inputs.profiles.push((name, text.to_string()));
+                }
+            })?;
+        return Ok(FileRead {
+            name,
+            digest,
+            content: FileContent::Trajectories(c),
+        });
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| ReadError::Encoding {
+        file: name.clone(),
+        line: crate::trajectory::line_of_offset(bytes, e.valid_up_to()),
+        offset: e.valid_up_to(),
+    })?;
+    let content = if is_label_csv(text) {
+        FileContent::Labels(text.to_string())
+    } else {
+        FileContent::Text(text.to_string())
+    };
+    Ok(FileRead {
+        name,
+        digest,
+        content,
+    })
+}
+
+/// Join files read one by one ([`read_file`], in input order) into
+/// [`Inputs`]: the trajectory files into one corpus, the models renamed,
+/// then the label CSVs applied.
+pub fn join_reads(reads: Vec<FileRead>, options: &TrajectoryOptions) -> Result<Inputs, ReadError> {
+    let mut inputs = Inputs::default();
+    // Texts of label CSVs, applied once every trajectory is read.
+    let mut label_files: Vec<(String, String)> = Vec::new();
+    for read in reads {
+        inputs.digests.extend(read.digest);
+        match read.content {
+            FileContent::Trajectories(c) => add_corpus(&mut inputs, &read.name, c),
+            FileContent::Labels(text) => label_files.push((read.name, text)),
+            FileContent::Text(text) => inputs.profiles.push((read.name, text)),
         }
     }
     if inputs.trajectory_files.is_empty() {

@@ -16,8 +16,8 @@ use gapscope_core::analysis::{analyze_with_progress, MacroDefinition, STAGES};
 use gapscope_core::assoc::association_sensitivity;
 use gapscope_core::evidence::{evaluate, EvidenceReport, EvidenceSettings};
 use gapscope_core::join::{
-    profiles_of_inputs, read_inputs_from, InputFile, Inputs, JoinReport, Messages,
-    TrajectoryOptions,
+    profiles_of_inputs, read_inputs_from, FileContent, FileRead, InputFile, Inputs, JoinReport,
+    Messages, TrajectoryOptions,
 };
 use gapscope_core::manifest::{Input, Manifest};
 use gapscope_core::overview::{overview_of_inputs, stability_of_inputs, Overview};
@@ -197,16 +197,21 @@ pub fn source_files<'a>(
 /// JSONL file is parsed as it streams, never held whole).
 pub enum Attached {
     Bytes(String, Vec<u8>),
-    /// Bytes whose SHA-256 (lowercase hex) is known already (the browser's
-    /// own SHA-256 of a small file, computed while the file was fetched).
+    /// Bytes whose SHA-256 (lowercase hex) is known already (or not wanted:
+    /// the warm-up).
     Hashed(String, Vec<u8>, String),
     Reader(String, Box<dyn std::io::Read>),
+    /// A file read already, as the job reads its files (in the browser,
+    /// each fetched file is parsed as soon as its bytes are here and its
+    /// bytes dropped: [`read_plan`]).
+    Read(Box<FileRead>),
 }
 
 impl Attached {
     pub fn name(&self) -> &str {
         match self {
             Attached::Bytes(n, _) | Attached::Hashed(n, _, _) | Attached::Reader(n, _) => n,
+            Attached::Read(r) => &r.name,
         }
     }
 
@@ -220,6 +225,14 @@ impl Attached {
                     .map_err(|e| format!("{n}: could not be read ({e})"))?;
                 Ok((n, b))
             }
+            Attached::Read(r) => match r.content {
+                FileContent::Text(t) | FileContent::Labels(t) => Ok((r.name, t.into_bytes())),
+                // `read_plan` reads ahead only for jobs that read inputs.
+                FileContent::Trajectories(_) => Err(format!(
+                    "internal error: {} was parsed before the job that needs its text",
+                    r.name
+                )),
+            },
         }
     }
 
@@ -238,6 +251,13 @@ impl Attached {
         match self {
             Attached::Bytes(_, ref b) | Attached::Hashed(_, ref b, _) => {
                 let report = std::str::from_utf8(b).ok().and_then(as_report);
+                Ok((report, self))
+            }
+            Attached::Read(ref r) => {
+                let report = match &r.content {
+                    FileContent::Text(t) => as_report(t),
+                    _ => None,
+                };
                 Ok((report, self))
             }
             Attached::Reader(n, mut r) => {
@@ -265,6 +285,7 @@ impl std::fmt::Debug for Attached {
             Attached::Bytes(n, b) => write!(f, "Bytes({n:?}, {} bytes)", b.len()),
             Attached::Hashed(n, b, h) => write!(f, "Hashed({n:?}, {} bytes, {h})", b.len()),
             Attached::Reader(n, _) => write!(f, "Reader({n:?})"),
+            Attached::Read(r) => write!(f, "Read({:?})", r.name),
         }
     }
 }
@@ -304,6 +325,7 @@ fn input_files(
                     InputFile::Bytes(n.clone(), Cow::Owned(b))
                 }
                 Attached::Reader(_, r) => InputFile::Stream(n.clone(), r),
+                Attached::Read(r) => InputFile::Read(r),
             })
             .collect();
         return Ok((files, false));
@@ -394,6 +416,7 @@ fn analyze_files(
                 bytes: b.len(),
                 sha256: h.clone(),
             }),
+            Attached::Read(r) => r.digest.clone(),
             _ => None,
         })
         .collect::<Option<Vec<_>>>()
@@ -404,9 +427,7 @@ fn analyze_files(
         Source::Corpus => CORPUS_LABEL.to_string(),
         _ => files
             .iter()
-            .map(|f| match f {
-                InputFile::Bytes(n, _) | InputFile::Stream(n, _) => n.as_str(),
-            })
+            .map(InputFile::name)
             .collect::<Vec<_>>()
             .join(" + "),
     };
@@ -581,6 +602,9 @@ pub enum Job {
     /// Teaching: how well planted gaps are recovered as the number of
     /// models grows (15 in 8 families, 50 in 10, 200 in 40), mean over seeds.
     Recovery { seeds: u64 },
+    /// Name, size and SHA-256 of each attached file (the manifest of an
+    /// analysis whose files were read without hashing them).
+    Digests { source: Source },
     /// Runtime contracts: analyse an episode log (`source`), or simulate one
     /// with `simulate` (scripted policies) and analyse it.
     Runtime {
@@ -608,6 +632,7 @@ pub enum Answer {
     EvidenceMessages(Box<Result<Vec<Message>, String>>),
     /// The report, and the simulated log (JSONL) when one was simulated.
     Runtime(Box<Result<(RuntimeReport, Option<String>), String>>),
+    Digests(Box<Result<Vec<Input>, String>>),
     /// The worker could not read the job or encode its answer.
     Failed(String),
 }
@@ -645,10 +670,31 @@ pub enum FromWorker {
         #[serde(default)]
         read_millis: f64,
         /// Bytes of the job's files read as streams (in chunks; the rest were
-        /// fetched whole and hashed by the browser).
+        /// fetched whole).
         #[serde(default)]
         streamed_bytes: f64,
+        /// Of the wall time, the time spent reading fetched files as they
+        /// came: from the browser's buffer, copied into wasm memory, to
+        /// trajectories ([`read_ahead`]), ms.
+        #[serde(default)]
+        parse_millis: f64,
+        /// The job's kind ([`job_kind`]).
+        #[serde(default)]
+        job: String,
     },
+}
+
+/// The kind of the job in an envelope's JSON text (`Import`, `Analyze`,
+/// …; empty when unreadable), for the page's pool line.
+pub fn job_kind(text: &str) -> String {
+    serde_json::from_str::<serde_json::Value>(text)
+        .ok()
+        .and_then(|v| match v.get("job")? {
+            serde_json::Value::Object(o) => o.keys().next().cloned(),
+            serde_json::Value::String(s) => Some(s.clone()),
+            _ => None,
+        })
+        .unwrap_or_default()
 }
 
 /// Run one job, telling `progress` along the way.
@@ -668,6 +714,13 @@ pub fn run_job(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Prog
                 analysis: Box::new(analysis),
                 overview: Box::new(overview.unwrap_or(Ok(None))),
             }
+        }
+        Job::Digests { source } => {
+            progress(step("hashing the files for the manifest"));
+            Answer::Digests(Box::new(whole(attached).and_then(|files| {
+                let (files, _) = source_files(source, &files)?;
+                Ok(files.iter().map(|(n, b)| Input::new(n, b)).collect())
+            })))
         }
         Job::Overview { source, options } => {
             progress(step("reading the trajectories"));
@@ -1017,6 +1070,53 @@ pub fn handle_message(text: &str, attached: Vec<Attached>, post: &mut dyn FnMut(
     }
 }
 
+/// How a job reads its attached files when it reads them as inputs
+/// ([`read_inputs_from`]). The browser then parses each fetched file as
+/// soon as its bytes are here ([`read_ahead`]) and drops them: the worker
+/// holds one file's bytes at a time, not every file's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReadPlan {
+    pub options: TrajectoryOptions,
+    pub messages: Messages,
+}
+
+/// The [`ReadPlan`] of a job's JSON text; `None`: the job reads its files
+/// otherwise (or is unreadable; it will say so).
+pub fn read_plan(text: &str) -> Option<ReadPlan> {
+    let Envelope { job, .. } = serde_json::from_str::<Envelope>(text).ok()?;
+    let attached = |source: &Source| matches!(source, Source::Attached { .. });
+    let plan = |options, messages| Some(ReadPlan { options, messages });
+    match job {
+        Job::Analyze(r) | Job::Import(r) if attached(&r.source) => {
+            plan(r.trajectories, Messages::Counts)
+        }
+        Job::Overview { source, options }
+        | Job::Stability {
+            source, options, ..
+        } if attached(&source) => plan(options, Messages::Counts),
+        Job::Trajectory {
+            source,
+            options,
+            id,
+        } if attached(&source) => plan(options, Messages::Only(id)),
+        _ => None,
+    }
+}
+
+/// One attached file read ahead as `plan` says, or, when reading it fails,
+/// its bytes: the job then meets the same error where it reports errors.
+pub fn read_ahead(name: String, bytes: Vec<u8>, plan: &ReadPlan) -> Attached {
+    match gapscope_core::join::read_file(
+        InputFile::Bytes(name.clone(), Cow::Borrowed(&bytes)),
+        &plan.options,
+        &plan.messages,
+        false,
+    ) {
+        Ok(read) => Attached::Read(Box::new(read)),
+        Err(_) => Attached::Bytes(name, bytes),
+    }
+}
+
 /// The job id of an envelope's JSON text (0 when unreadable), so that the
 /// worker can report progress on attached files before it decodes the job.
 pub fn envelope_id(text: &str) -> u64 {
@@ -1065,6 +1165,8 @@ pub mod web {
     thread_local! {
         /// Time spent in `FileReaderSync` during the current job, ms.
         static READ_MILLIS: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
+        /// Time spent parsing fetched files during the current job, ms.
+        static PARSE_MILLIS: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
         /// Bytes read by [`FileStream`]s during the current job.
         static STREAMED: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
         /// Whether a job is under way.
@@ -1098,8 +1200,9 @@ pub mod web {
                     let _ = out.post_message(&JsValue::from_str(&m));
                 };
                 let total: f64 = files.iter().map(|f| f.size()).sum();
+                let plan = crate::read_plan(&text);
                 let attached = if !files.is_empty() && total <= prefetch_limit(&out) {
-                    match prefetch(&files, id, &out).await {
+                    match prefetch(&files, id, &out, plan.as_ref()).await {
                         Some(a) => Ok(a),
                         None => readers(files, id, &out),
                     }
@@ -1110,17 +1213,19 @@ pub mod web {
                     Ok(attached) => crate::handle_message(&text, attached, &mut |m| post(m)),
                     Err(e) => post(crate::failure_message(id, e)),
                 }
+                let millis = js_sys::Date::now() - started;
                 let bytes = wasm_bindgen::memory()
                     .unchecked_into::<js_sys::WebAssembly::Memory>()
                     .buffer()
                     .unchecked_into::<js_sys::ArrayBuffer>()
                     .byte_length() as u64;
-                let millis = js_sys::Date::now() - started;
                 post(crate::encode_message(&crate::FromWorker::Memory {
                     bytes,
                     millis,
                     read_millis: READ_MILLIS.with(|r| r.replace(0.0)),
                     streamed_bytes: STREAMED.with(|r| r.replace(0.0)),
+                    parse_millis: PARSE_MILLIS.with(|r| r.replace(0.0)),
+                    job: crate::job_kind(&text),
                 }));
                 BUSY.with(|s| s.set(false));
             });
@@ -1161,57 +1266,59 @@ pub mod web {
             .unwrap_or(PREFETCH as f64)
     }
 
-    /// Every file fetched at once and hashed by Web Crypto; `None` when that
-    /// is not available here (no `crypto.subtle` outside a secure context)
-    /// or a read failed: the caller falls back to [`readers`], which says why.
+    /// Every file fetched whole; `None` when a read failed (the caller falls
+    /// back to [`readers`], which says why). The reads are asked for at once
+    /// (the browser's fastest way here: one after the other took about
+    /// twice as long; a read does not progress while this thread parses, so
+    /// they do not overlap the parse), and with a `plan` each file is parsed
+    /// in turn, its copy in wasm memory dropped before the next. Nothing is
+    /// hashed here (the browser's SHA-256 ran on this thread, ~30 ms for
+    /// 17 MB): an analysis's manifest gets its digests from a
+    /// [`crate::Job::Digests`] after the answer.
     async fn prefetch(
         files: &[File],
         id: u64,
         scope: &DedicatedWorkerGlobalScope,
+        plan: Option<&crate::ReadPlan>,
     ) -> Option<Vec<crate::Attached>> {
         use wasm_bindgen_futures::JsFuture;
-        let subtle = scope.crypto().ok()?.subtle();
         let total: f64 = files.iter().map(|f| f.size()).sum();
-        let progress = crate::Progress {
-            label: format!(
-                "reading {} file{}: {:.1} MB",
-                files.len(),
-                gapscope_core::profile::plural(files.len()),
-                total / 1e6
-            ),
-            step: 1,
-            of: 1 + gapscope_core::analysis::STAGES.len() as u32,
+        let of = 1 + gapscope_core::analysis::STAGES.len() as u32;
+        let tell = |label: String| {
+            let progress = crate::Progress { label, step: 1, of };
+            let _ = scope.post_message(&JsValue::from_str(&crate::progress_message(id, progress)));
         };
-        let _ = scope.post_message(&JsValue::from_str(&crate::progress_message(id, progress)));
-        let t0 = js_sys::Date::now();
-        let reads: js_sys::Array = files.iter().map(|f| f.array_buffer()).collect();
-        let buffers: js_sys::Array = JsFuture::from(js_sys::Promise::all(&reads))
-            .await
-            .ok()?
-            .unchecked_into();
-        READ_MILLIS.with(|r| r.set(r.get() + js_sys::Date::now() - t0));
-        let mut digests = Vec::with_capacity(files.len());
-        for buffer in buffers.iter() {
-            digests.push(
-                subtle
-                    .digest_with_str_and_buffer_source("SHA-256", &buffer.unchecked_into())
-                    .ok()?,
-            );
-        }
-        let digests: js_sys::Array = digests.into_iter().collect();
-        let digests: js_sys::Array = JsFuture::from(js_sys::Promise::all(&digests))
-            .await
-            .ok()?
-            .unchecked_into();
+        tell(format!(
+            "reading {} file{}: {:.1} MB",
+            files.len(),
+            gapscope_core::profile::plural(files.len()),
+            total / 1e6
+        ));
         let mut out = Vec::with_capacity(files.len());
-        for ((file, buffer), digest) in files.iter().zip(buffers.iter()).zip(digests.iter()) {
+        let mut done = 0.0;
+        let reads: Vec<js_sys::Promise> = files.iter().map(|f| f.array_buffer()).collect();
+        for (k, (file, read)) in files.iter().zip(reads).enumerate() {
+            let t0 = js_sys::Date::now();
+            let buffer: js_sys::ArrayBuffer = JsFuture::from(read).await.ok()?.unchecked_into();
+            let t1 = js_sys::Date::now();
+            READ_MILLIS.with(|r| r.set(r.get() + t1 - t0));
             let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
-            let sha: String = js_sys::Uint8Array::new(&digest)
-                .to_vec()
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect();
-            out.push(crate::Attached::Hashed(file.name(), bytes, sha));
+            if files.len() > 1 {
+                tell(format!(
+                    "reading {} (file {} of {}; {:.1} of {:.1} MB)",
+                    file.name(),
+                    k + 1,
+                    files.len(),
+                    done / 1e6,
+                    total / 1e6
+                ));
+            }
+            done += file.size();
+            out.push(match plan {
+                Some(plan) => crate::read_ahead(file.name(), bytes, plan),
+                None => crate::Attached::Bytes(file.name(), bytes),
+            });
+            PARSE_MILLIS.with(|r| r.set(r.get() + js_sys::Date::now() - t1));
         }
         Some(out)
     }
@@ -1481,6 +1588,69 @@ mod tests {
             assert_eq!(overview, o_streamed, "{source:?}");
             assert_eq!(analysis, apart, "{source:?}");
             assert_eq!(overview, o_apart, "{source:?}");
+            // Read ahead, as the browser does with fetched files (each parsed
+            // as it comes, as the job's read plan says; nothing hashed): the
+            // same answers, the manifest's inputs then from a digests job.
+            let import = Job::Import(req.clone());
+            let text = encode_envelope(&Envelope {
+                id: 3,
+                job: import.clone(),
+            });
+            if let Some(plan) = read_plan(&text) {
+                let ahead = |plan: &ReadPlan| {
+                    attached
+                        .iter()
+                        .map(|(n, b)| read_ahead(n.clone(), b.clone(), plan))
+                        .collect::<Vec<_>>()
+                };
+                let Answer::Import {
+                    analysis: early,
+                    overview: o_early,
+                } = run_job(&import, ahead(&plan), &mut |_| {})
+                else {
+                    panic!()
+                };
+                assert_eq!(overview, o_early, "{source:?}");
+                let Answer::Digests(digests) = run_job(
+                    &Job::Digests {
+                        source: source.clone(),
+                    },
+                    attach(&attached),
+                    &mut |_| {},
+                ) else {
+                    panic!()
+                };
+                let digests = digests.unwrap();
+                assert_eq!(digests.len(), attached.len());
+                match (analysis.as_ref(), *early) {
+                    (Ok(a), Ok(mut e)) => {
+                        assert!(e.manifest.inputs.is_empty(), "{source:?}");
+                        e.manifest = Manifest::new(digests, e.manifest.settings.clone());
+                        assert_eq!(a, &e, "{source:?}");
+                    }
+                    (Err(a), Err(e)) => assert_eq!(a, &e, "{source:?}"),
+                    (a, e) => panic!("{source:?}: {a:?} but read ahead {e:?}"),
+                }
+                let overview_job = Job::Overview {
+                    source: source.clone(),
+                    options: TrajectoryOptions::default(),
+                };
+                let plan = read_plan(&encode_envelope(&Envelope {
+                    id: 4,
+                    job: overview_job.clone(),
+                }))
+                .unwrap();
+                let Answer::Overview(o_ahead) = run_job(&overview_job, ahead(&plan), &mut |_| {})
+                else {
+                    panic!()
+                };
+                assert_eq!(o_ahead, o_apart, "{source:?}");
+            } else {
+                assert!(
+                    attached.is_empty(),
+                    "{source:?}: attached files have a read plan"
+                );
+            }
             shapes.push((
                 analysis.is_ok(),
                 match *overview {
@@ -1502,6 +1672,30 @@ mod tests {
                 (true, "none")
             ]
         );
+    }
+
+    #[test]
+    fn a_jobs_kind_and_read_plan_come_from_its_text() {
+        let attached = Source::Attached {
+            names: vec!["t.jsonl".into()],
+        };
+        let text = |job: Job| encode_envelope(&Envelope { id: 1, job });
+        let trajectory = text(Job::Trajectory {
+            source: attached.clone(),
+            options: TrajectoryOptions::default(),
+            id: "t7".into(),
+        });
+        assert_eq!(job_kind(&trajectory), "Trajectory");
+        assert_eq!(
+            read_plan(&trajectory).map(|p| p.messages),
+            Some(Messages::Only("t7".into()))
+        );
+        // Jobs that read their files otherwise, or no attached files.
+        let digests = text(Job::Digests { source: attached });
+        assert_eq!(job_kind(&digests), "Digests");
+        assert_eq!(read_plan(&digests), None);
+        assert_eq!(read_plan(&text(Job::Recovery { seeds: 1 })), None);
+        assert_eq!(job_kind("not json"), "");
     }
 
     /// The warm-up's synthetic τ²-bench file goes the τ²-bench path (light,
