@@ -8,8 +8,8 @@ use gapscope_core::join::TrajectoryOptions;
 use gapscope_core::profile::Role;
 use gapscope_core::{ProfileTable, RoleOverrides};
 use gapscope_worker::{
-    Analysis, Answer, Job, OverviewResult, Pair, Progress, Request, Source, CORPUS_LABEL,
-    EXAMPLE_LABEL,
+    Analysis, Answer, Job, OverviewResult, Pair, Progress, ProxyLabelFile, Request, Source,
+    CORPUS_LABEL, EXAMPLE_LABEL,
 };
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -97,6 +97,9 @@ fn source_label(source: &Source) -> String {
     }
 }
 
+/// The name of the label file the proxy-label button adds to the source.
+const PROXY_LABELS: &str = "proxy-labels.csv";
+
 /// How long after an answer is shown its files are hashed for the manifest, ms.
 const DIGESTS_AFTER_MS: u64 = 300;
 
@@ -157,6 +160,10 @@ struct Workbench {
     /// The trajectory open in the viewer.
     open_traj: RwSignal<Option<Result<Trajectory, String>>>,
     traj_job: StoredValue<Option<JobId>>,
+    /// Proxy labels of the loaded τ²-bench files (added to the source as
+    /// `proxy-labels.csv`), or why there are none.
+    proxy: RwSignal<Option<Result<ProxyLabelFile, String>>>,
+    proxy_job: StoredValue<Option<JobId>>,
     stability: RwSignal<Option<Result<StabilityReport, String>>>,
     stability_job: StoredValue<Option<JobId>>,
     stability_regex: RwSignal<String>,
@@ -265,6 +272,8 @@ impl Workbench {
             traj_order: RwSignal::new(TrajectoryOrder::Input),
             open_traj: RwSignal::new(None),
             traj_job: StoredValue::new(None),
+            proxy: RwSignal::new(None),
+            proxy_job: StoredValue::new(None),
             stability: RwSignal::new(None),
             stability_job: StoredValue::new(None),
             stability_regex: RwSignal::new(String::new()),
@@ -360,6 +369,49 @@ impl Workbench {
             self.overview_job.set_value(Some(id));
         }
         self.refresh_pool();
+    }
+
+    /// Derive proxy labels from the loaded τ²-bench files and analyse them
+    /// with the labels (`proxy-labels.csv` joins the source, replacing an
+    /// earlier one).
+    fn derive_proxy_labels(self) {
+        let source = self.side_source.get_value();
+        self.proxy.set(None);
+        self.side_job(
+            &Job::ProxyLabels {
+                source: source.clone(),
+            },
+            self.files_of(&source),
+            Some(self.proxy_job),
+            move |answer| {
+                let result = match answer {
+                    Answer::ProxyLabels(r) => *r,
+                    Answer::Failed(e) => Err(e),
+                    _ => Err(UNEXPECTED.into()),
+                };
+                if let Ok(labels) = &result {
+                    match web::text_file(PROXY_LABELS, &labels.csv) {
+                        Ok(file) => {
+                            let mut files: Vec<web_sys::File> = self
+                                .attached
+                                .get_value()
+                                .into_iter()
+                                .filter(|f| f.name() != PROXY_LABELS)
+                                .collect();
+                            files.push(file);
+                            let names = files.iter().map(|f| f.name()).collect();
+                            self.attached.set_value(files);
+                            self.run(Source::Attached { names });
+                        }
+                        Err(e) => {
+                            self.proxy.set(Some(Err(format!("{PROXY_LABELS}: {e:?}"))));
+                            return;
+                        }
+                    }
+                }
+                self.proxy.set(Some(result));
+            },
+        );
     }
 
     /// Hash the files of the analysis on screen for its manifest (read
@@ -769,6 +821,8 @@ impl Workbench {
     fn open(self, source: Source) {
         // New files (perhaps under the same names) are hashed anew.
         self.digests.set_value(None);
+        self.cancel_job(self.proxy_job);
+        self.proxy.set(None);
         self.pair.set(None);
         self.roles.set(RoleOverrides::default());
         self.trajectories.set(TrajectoryOptions::default());
@@ -1061,6 +1115,7 @@ fn TrajectoryList(wb: Workbench, overview: std::sync::Arc<Overview>) -> impl Int
     let o_list = o.clone();
     view! {
         <p class="sentence" data-testid="overview-summary">{format!("{}.", o.summary)}</p>
+        <ProxyLabels wb=wb />
         {(!o.notes.is_empty()).then(|| view! { <ul class="warnings" data-testid="overview-notes">{o.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}</ul> })}
         <TableView table=tv::profile_table(&o) wb=wb />
         <div class="filters" data-testid="trajectory-filters">
@@ -1120,6 +1175,44 @@ fn TrajectoryList(wb: Workbench, overview: std::sync::Arc<Overview>) -> impl Int
             }
         }}
         <TrajectoryViewer wb=wb operations=o.profile.operations.clone() />
+    }
+}
+
+/// The proxy-label button (τ²-bench files carry no operation labels) and
+/// what it gave.
+#[component]
+fn ProxyLabels(wb: Workbench) -> impl IntoView {
+    move || {
+        if !matches!(wb.side_source.get_value(), Source::Attached { .. }) {
+            return ().into_any();
+        }
+        let running = wb.proxy_job.get_value().is_some() && wb.proxy.get().is_none();
+        view! {
+            <div class="proxy" data-testid="proxy">
+                <button data-testid="derive-proxy-labels" disabled=running on:click=move |_| wb.derive_proxy_labels()
+                    title="Deterministic operation labels from the trace of every τ²-bench simulation (RC, SC, AS, TC; docs/evidence.md), added to the loaded files as proxy-labels.csv">
+                    {if running { "Deriving proxy labels…" } else { "Derive proxy labels (τ²-bench)" }}</button>
+                {match wb.proxy.get() {
+                    None => ().into_any(),
+                    Some(Err(e)) => view! { <span class="invalid" role="alert" data-testid="proxy-error">{e}</span> }.into_any(),
+                    Some(Ok(p)) => {
+                        let csv = p.csv.clone();
+                        let rows = p.csv.lines().count().saturating_sub(1);
+                        view! {
+                            <span class="detail" data-testid="proxy-note">{format!(
+                                "{PROXY_LABELS}: {rows} labels from {}{}; the operation profile below uses them.",
+                                p.labelled.join(", "),
+                                if p.left_out.is_empty() { String::new() } else { format!(" ({} left out: not τ²-bench results)", p.left_out.join(", ")) }
+                            )}</span>
+                            " "
+                            <button class="link" data-testid="proxy-download" on:click=move |_| { let _ = web::download(PROXY_LABELS, "text/csv", &csv); }>"Download"</button>
+                            <details><summary>"Per file and operation"</summary><pre data-testid="proxy-summary">{p.summary}</pre></details>
+                        }.into_any()
+                    }
+                }}
+            </div>
+        }
+        .into_any()
     }
 }
 

@@ -1,4 +1,4 @@
-//! Browser helpers: downloads (text, SVG, PNG), the URL query string.
+//! Browser helpers: downloads (text, SVG, PNG), files made from text, the URL query string.
 
 use wasm_bindgen::{closure::Closure, JsCast, JsValue};
 
@@ -6,7 +6,13 @@ fn document() -> Option<web_sys::Document> {
     web_sys::window()?.document()
 }
 
-/// Offer `bytes` as a download named `name`.
+/// A `File` named `name` holding `text` (UTF-8), as if the user had dropped it.
+pub fn text_file(name: &str, text: &str) -> Result<web_sys::File, JsValue> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    web_sys::File::new_with_str_sequence(&parts, name)
+}
+
+/// Offer `text` as a download named `name`.
 pub fn download(name: &str, mime: &str, text: &str) -> Result<(), JsValue> {
     let parts = js_sys::Array::of1(&JsValue::from_str(text));
     let opts = web_sys::BlobPropertyBag::new();

@@ -533,6 +533,44 @@ test('several real τ²-bench files and a label file: summary, profile, list, an
   await page.screenshot({ path: join(ARTIFACTS, 'trajectories.png'), fullPage: true });
 });
 
+test('proxy labels for τ²-bench files: the button adds the CLI\'s label file, and the profile uses it', async () => {
+  const dir = join(ROOT, '../shared/data/tau2/airline/results');
+  const names = ['gpt-4.1__llm_agent__airline_test20_1trial.json', 'claude-sonnet-4-5__aide-platform__airline_1trial.json'];
+  const files = names.map((f) => join(dir, f));
+  for (const f of files) assert.ok(existsSync(f), `${f} (the tests need ../shared)`);
+  await wb.fileInput.setInputFiles(files);
+  await wb.openView('trajectories');
+  await page.getByTestId('overview-summary').waitFor({ timeout: 30_000 });
+  assert.equal(await page.getByTestId('overview-summary').innerText(), '70 trajectories of 2 models on 50 tasks; 0 labelled.');
+  await page.getByTestId('derive-proxy-labels').click();
+  await page.getByTestId('proxy-note').waitFor({ timeout: 30_000 });
+  // The label file equals `gapscope evidence tau2-labels` of the same files.
+  const cliCsv = execFileSync(CLI, ['evidence', 'tau2-labels', ...names], { cwd: dir, encoding: 'utf8' });
+  const downloaded = await wb.download(() => page.getByTestId('proxy-download').click());
+  assert.equal(downloaded.name, 'proxy-labels.csv');
+  assert.equal(downloaded.text, cliCsv);
+  const rows = cliCsv.trim().split('\n').length - 1;
+  assert.equal(await page.getByTestId('proxy-note').innerText(),
+    `proxy-labels.csv: ${rows} labels from ${names.join(', ')}; the operation profile below uses them.`);
+  // The source now includes the labels: the profile equals the CLI's with them.
+  const tmp = mkdtempSync(join(tmpdir(), 'gapscope-'));
+  writeFileSync(join(tmp, 'proxy-labels.csv'), cliCsv);
+  const profile = JSON.parse(execFileSync(CLI, ['profiles', '--trajectories', names.join(','), '--labels', join(tmp, 'proxy-labels.csv'), '--json'], { cwd: dir, encoding: 'utf8' }));
+  await page.waitForFunction(() => / [1-9][0-9]* labelled\.$/.test(document.querySelector('[data-testid=overview-summary]')?.textContent ?? ''), null, { timeout: 30_000 });
+  const t = await wb.table('Operation profile from the trajectories');
+  assert.deepEqual(t.rows.map((r) => r[0]), profile.models);
+  for (const [i, m] of profile.models.entries()) {
+    const row = t.rows.find((r) => r[0] === m);
+    for (const [k, op] of profile.operations.entries()) {
+      assert.equal(row[t.headers.indexOf(op)], shown(profile.scores[i][k], 1), `${m} ${op}`);
+      assert.equal(row[t.headers.indexOf(`n ${op}`)], String(profile.eligible[i][k]), `${m} n ${op}`);
+    }
+  }
+  await page.screenshot({ path: join(ARTIFACTS, 'proxy-labels.png'), fullPage: true });
+  await page.getByTestId('load-example').click();
+  await wb.waitForSource('synthetic example');
+});
+
 test('the synthetic corpus: a gap cell leads to that model\'s trajectories, and the stability table equals the CLI', async () => {
   await page.getByTestId('load-example').click();
   await wb.waitForSource('synthetic example');

@@ -351,41 +351,27 @@ fn tau2_labels(
     write: Vec<String>,
     read_only: Vec<String>,
 ) -> Result<String, String> {
-    use gapscope_core::proxy_labels::{proxy_labels, summary_text, to_csv, ProxyOptions, ToolRule};
+    use gapscope_core::proxy_labels::{proxy_labels_of_files, summary_text, to_csv};
     use gapscope_core::task_groups::ToolOverrides;
     use gapscope_core::tau2;
     let tasks = match tasks {
         Some(p) => Some(tau2::read_tasks(&read(p)?).map_err(|e| format!("{}: {e}", p.display()))?),
         None => None,
     };
-    let mut all = Vec::new();
-    for path in files {
-        let results =
-            tau2::read_results(&read(path)?).map_err(|e| format!("{}: {e}", path.display()))?;
-        all.push((path.display().to_string(), results));
-    }
-    let refs: Vec<&tau2::Results> = all.iter().map(|(_, r)| r).collect();
-    let tools = ToolRule::new(
+    let texts = files
+        .iter()
+        .map(|p| Ok((p.display().to_string(), read(p)?)))
+        .collect::<Result<Vec<_>, String>>()?;
+    let refs: Vec<(String, &str)> = texts.iter().map(|(n, t)| (n.clone(), t.as_str())).collect();
+    let labels = proxy_labels_of_files(
         &refs,
+        tasks.as_deref(),
         ToolOverrides {
             write,
             read: read_only,
         },
     )
     .map_err(|e| e.to_string())?;
-    let labels: Vec<_> = all
-        .iter()
-        .map(|(name, r)| {
-            proxy_labels(
-                r,
-                tasks.as_deref(),
-                &ProxyOptions {
-                    file: name.clone(),
-                    tools: tools.clone(),
-                },
-            )
-        })
-        .collect();
     if summary {
         eprint!("{}", summary_text(&labels));
     }

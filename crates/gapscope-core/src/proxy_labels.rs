@@ -87,6 +87,47 @@ pub struct ProxyRow {
 pub enum ProxyError {
     #[error("tool `{0}` is given as both state-changing and read-only")]
     BothWays(String),
+    /// A results file could not be read.
+    #[error("{file}: {source}")]
+    Results {
+        file: String,
+        source: crate::tau2::Tau2Error,
+    },
+}
+
+/// Proxy labels of several τ²-bench results files (name, text), their tools
+/// classed over all of them with the user's `overrides`: what `gapscope
+/// evidence tau2-labels` prints and the page's proxy-label button adds.
+pub fn proxy_labels_of_files(
+    files: &[(String, &str)],
+    tasks: Option<&[Task]>,
+    overrides: ToolOverrides,
+) -> Result<Vec<ProxyLabels>, ProxyError> {
+    let all = files
+        .iter()
+        .map(|(name, text)| {
+            tau2::read_results(text).map_err(|source| ProxyError::Results {
+                file: name.clone(),
+                source,
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let refs: Vec<&Results> = all.iter().collect();
+    let tools = ToolRule::new(&refs, overrides)?;
+    Ok(files
+        .iter()
+        .zip(&all)
+        .map(|((name, _), r)| {
+            proxy_labels(
+                r,
+                tasks,
+                &ProxyOptions {
+                    file: name.clone(),
+                    tools: tools.clone(),
+                },
+            )
+        })
+        .collect())
 }
 
 /// How tools are classed as state-changing: the user's overrides, then the

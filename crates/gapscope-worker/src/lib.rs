@@ -41,8 +41,20 @@ pub const EXAMPLE_LABEL: &str = "synthetic example";
 /// scenario groups, for the trajectory, stability and teaching views.
 pub const CORPUS_FOUNDATIONAL: &str =
     include_str!("../../../assets/synthetic-trajectories/foundational.csv");
-pub const CORPUS_TRAJECTORIES: &str =
-    include_str!("../../../assets/synthetic-trajectories/trajectories.jsonl");
+/// Its trajectories (canonical JSONL), generated on first use instead of
+/// embedded (318 KB; the generator is in the worker for the teaching view
+/// anyway): byte for byte the committed
+/// `assets/synthetic-trajectories/trajectories.jsonl` (tests here and in
+/// gapscope-core's `synthetic_trajectories_current`).
+pub fn corpus_trajectories() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| {
+        gapscope_core::synth_traj::generate(&gapscope_core::synth_traj::TrajParams::default())
+            .ok()
+            .and_then(|c| c.jsonl().ok())
+            .unwrap_or_default()
+    })
+}
 /// What the generator planted (score points per model and operation, macro).
 pub const CORPUS_PLANTED: &str = include_str!("../../../assets/synthetic-trajectories/planted.csv");
 /// How the embedded corpus is labelled wherever it appears.
@@ -159,7 +171,7 @@ pub fn source_files<'a>(
                 ),
                 (
                     format!("{CORPUS_LABEL}: trajectories.jsonl"),
-                    CORPUS_TRAJECTORIES.as_bytes(),
+                    corpus_trajectories().as_bytes(),
                 ),
             ],
             true,
@@ -602,6 +614,9 @@ pub enum Job {
     /// Teaching: how well planted gaps are recovered as the number of
     /// models grows (15 in 8 families, 50 in 10, 200 in 40), mean over seeds.
     Recovery { seeds: u64 },
+    /// Proxy operation labels of the source's τ²-bench results files (the
+    /// other files are left out), as `gapscope evidence tau2-labels` gives them.
+    ProxyLabels { source: Source },
     /// Name, size and SHA-256 of each attached file (the manifest of an
     /// analysis whose files were read without hashing them).
     Digests { source: Source },
@@ -633,8 +648,22 @@ pub enum Answer {
     /// The report, and the simulated log (JSONL) when one was simulated.
     Runtime(Box<Result<(RuntimeReport, Option<String>), String>>),
     Digests(Box<Result<Vec<Input>, String>>),
+    ProxyLabels(Box<Result<ProxyLabelFile, String>>),
     /// The worker could not read the job or encode its answer.
     Failed(String),
+}
+
+/// The answer of a [`Job::ProxyLabels`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProxyLabelFile {
+    /// The label CSV (`trajectory_id,operation,requirement,label,turn,why`).
+    pub csv: String,
+    /// Per file and operation: rows, labelled rows, mean label, eligible
+    /// trajectories, score ([`gapscope_core::proxy_labels::summary_text`]).
+    pub summary: String,
+    /// The τ²-bench files labelled, and the files left out.
+    pub labelled: Vec<String>,
+    pub left_out: Vec<String>,
 }
 
 /// Page → worker.
@@ -714,6 +743,12 @@ pub fn run_job(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Prog
                 analysis: Box::new(analysis),
                 overview: Box::new(overview.unwrap_or(Ok(None))),
             }
+        }
+        Job::ProxyLabels { source } => {
+            progress(step("proxy labels of the τ²-bench files"));
+            Answer::ProxyLabels(Box::new(
+                whole(attached).and_then(|files| proxy_label_file(source, &files)),
+            ))
         }
         Job::Digests { source } => {
             progress(step("hashing the files for the manifest"));
@@ -840,6 +875,47 @@ pub fn run_job(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Prog
     }
 }
 
+/// [`Job::ProxyLabels`]: the source's τ²-bench results files labelled
+/// together (tools classed over all of them), the other files left out.
+fn proxy_label_file(
+    source: &Source,
+    attached: &[(String, Vec<u8>)],
+) -> Result<ProxyLabelFile, String> {
+    use gapscope_core::proxy_labels::{proxy_labels_of_files, summary_text, to_csv};
+    use gapscope_core::trajectory::{detect_bytes, TrajectoryFormat};
+    let (files, _) = source_files(source, attached)?;
+    let mut tau2 = Vec::new();
+    let mut left_out = Vec::new();
+    for (name, bytes) in &files {
+        match detect_bytes(bytes) {
+            Some(TrajectoryFormat::Tau2) => {
+                let text = std::str::from_utf8(bytes).map_err(|e| {
+                    format!(
+                        "{name}: not UTF-8 text (invalid byte at offset {})",
+                        e.valid_up_to()
+                    )
+                })?;
+                tau2.push((name.clone(), text));
+            }
+            _ => left_out.push(name.clone()),
+        }
+    }
+    if tau2.is_empty() {
+        return Err(format!(
+            "proxy labels need τ²-bench results files; none among {}",
+            left_out.join(", ")
+        ));
+    }
+    let labels =
+        proxy_labels_of_files(&tau2, None, Default::default()).map_err(|e| e.to_string())?;
+    Ok(ProxyLabelFile {
+        csv: to_csv(&labels),
+        summary: summary_text(&labels),
+        labelled: tau2.into_iter().map(|(n, _)| n).collect(),
+        left_out,
+    })
+}
+
 /// The embedded evidence-to-action worked set (written for gapscope; see
 /// docs/evidence.md): case specs and scripted trajectories.
 pub const WORKED_CASES: &str = include_str!("../../../assets/evidence/cases.jsonl");
@@ -948,7 +1024,7 @@ pub fn warm_up() {
         ),
         Attached::Hashed(
             "trajectories.jsonl".into(),
-            CORPUS_TRAJECTORIES.as_bytes().to_vec(),
+            corpus_trajectories().as_bytes().to_vec(),
             String::new(),
         ),
         Attached::Hashed(
@@ -1490,7 +1566,7 @@ mod tests {
     /// files cannot be read at all.
     #[test]
     fn the_import_job_equals_the_analysis_and_the_overview_apart() {
-        let traj = CORPUS_TRAJECTORIES.as_bytes().to_vec();
+        let traj = corpus_trajectories().as_bytes().to_vec();
         type Files = Vec<(String, Vec<u8>)>;
         let cases: Vec<(Source, Files)> = vec![
             (Source::Corpus, vec![]),
@@ -1506,7 +1582,7 @@ mod tests {
                 },
                 vec![("bad.jsonl".into(), {
                     // A trajectory line, then bytes that are not UTF-8.
-                    let mut b = CORPUS_TRAJECTORIES
+                    let mut b = corpus_trajectories()
                         .lines()
                         .next()
                         .unwrap()
@@ -1677,6 +1753,54 @@ mod tests {
                 (true, "none"),
                 (true, "none")
             ]
+        );
+    }
+
+    #[test]
+    fn proxy_labels_come_from_the_tau2_files_and_leave_the_others_out() {
+        let files = vec![
+            ("results.json".to_string(), warm_up_tau2(6).into_bytes()),
+            ("f.csv".to_string(), b"model,family,TU\na,A,1\n".to_vec()),
+        ];
+        let source = |files: &[(String, Vec<u8>)]| Source::Attached {
+            names: files.iter().map(|(n, _)| n.clone()).collect(),
+        };
+        let job = Job::ProxyLabels {
+            source: source(&files),
+        };
+        let Answer::ProxyLabels(answer) = run_job(&job, attach(&files), &mut |_| {}) else {
+            panic!()
+        };
+        let p = answer.unwrap();
+        assert_eq!(p.labelled, ["results.json"]);
+        assert_eq!(p.left_out, ["f.csv"]);
+        assert!(p
+            .csv
+            .starts_with("trajectory_id,operation,requirement,label,turn,why\n"));
+        // Every label names a simulation of the file (warm-0 … warm-5).
+        assert!(p.csv.lines().skip(1).count() > 0);
+        assert!(p.csv.lines().skip(1).all(|l| l.starts_with("warm-")));
+        let only_csv = &files[1..];
+        let Answer::ProxyLabels(answer) = run_job(
+            &Job::ProxyLabels {
+                source: source(only_csv),
+            },
+            attach(only_csv),
+            &mut |_| {},
+        ) else {
+            panic!()
+        };
+        assert_eq!(
+            *answer,
+            Err("proxy labels need τ²-bench results files; none among f.csv".to_string())
+        );
+    }
+
+    #[test]
+    fn the_generated_corpus_is_the_committed_one() {
+        assert_eq!(
+            corpus_trajectories(),
+            include_str!("../../../assets/synthetic-trajectories/trajectories.jsonl")
         );
     }
 
