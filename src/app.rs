@@ -401,6 +401,9 @@ impl Workbench {
                             files.push(file);
                             let names = files.iter().map(|f| f.name()).collect();
                             self.attached.set_value(files);
+                            // Not the files hashed before, though perhaps
+                            // under the same names.
+                            self.digests.set_value(None);
                             self.run(Source::Attached { names });
                         }
                         Err(e) => {
@@ -1190,7 +1193,7 @@ fn ProxyLabels(wb: Workbench) -> impl IntoView {
         view! {
             <div class="proxy" data-testid="proxy">
                 <button data-testid="derive-proxy-labels" disabled=running on:click=move |_| wb.derive_proxy_labels()
-                    title="Deterministic operation labels from the trace of every τ²-bench simulation (RC, SC, AS, TC; docs/evidence.md), added to the loaded files as proxy-labels.csv">
+                    title="Deterministic operation labels (ST, AS, RC, TM) from the trace of every τ²-bench simulation, as gapscope evidence tau2-labels gives them (docs/proxy-labels.md), added to the loaded files as proxy-labels.csv">
                     {if running { "Deriving proxy labels…" } else { "Derive proxy labels (τ²-bench)" }}</button>
                 {match wb.proxy.get() {
                     None => ().into_any(),

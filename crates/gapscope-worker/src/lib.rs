@@ -209,9 +209,6 @@ pub fn source_files<'a>(
 /// JSONL file is parsed as it streams, never held whole).
 pub enum Attached {
     Bytes(String, Vec<u8>),
-    /// Bytes whose SHA-256 (lowercase hex) is known already (or not wanted:
-    /// the warm-up).
-    Hashed(String, Vec<u8>, String),
     Reader(String, Box<dyn std::io::Read>),
     /// A file read already, as the job reads its files (in the browser,
     /// each fetched file is parsed as soon as its bytes are here and its
@@ -222,7 +219,7 @@ pub enum Attached {
 impl Attached {
     pub fn name(&self) -> &str {
         match self {
-            Attached::Bytes(n, _) | Attached::Hashed(n, _, _) | Attached::Reader(n, _) => n,
+            Attached::Bytes(n, _) | Attached::Reader(n, _) => n,
             Attached::Read(r) => &r.name,
         }
     }
@@ -230,7 +227,7 @@ impl Attached {
     /// The whole content.
     pub fn into_bytes(self) -> Result<(String, Vec<u8>), String> {
         match self {
-            Attached::Bytes(n, b) | Attached::Hashed(n, b, _) => Ok((n, b)),
+            Attached::Bytes(n, b) => Ok((n, b)),
             Attached::Reader(n, mut r) => {
                 let mut b = Vec::new();
                 r.read_to_end(&mut b)
@@ -261,7 +258,7 @@ impl Attached {
                 && (t.contains("\"tool\":\"gapscope\"") || t.contains("\"tool\": \"gapscope\""))
         };
         match self {
-            Attached::Bytes(_, ref b) | Attached::Hashed(_, ref b, _) => {
+            Attached::Bytes(_, ref b) => {
                 let report = std::str::from_utf8(b).ok().and_then(as_report);
                 Ok((report, self))
             }
@@ -295,7 +292,6 @@ impl std::fmt::Debug for Attached {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Attached::Bytes(n, b) => write!(f, "Bytes({n:?}, {} bytes)", b.len()),
-            Attached::Hashed(n, b, h) => write!(f, "Hashed({n:?}, {} bytes, {h})", b.len()),
             Attached::Reader(n, _) => write!(f, "Reader({n:?})"),
             Attached::Read(r) => write!(f, "Read({:?})", r.name),
         }
@@ -333,9 +329,7 @@ fn input_files(
             .iter()
             .zip(attached)
             .map(|(n, a)| match a {
-                Attached::Bytes(_, b) | Attached::Hashed(_, b, _) => {
-                    InputFile::Bytes(n.clone(), Cow::Owned(b))
-                }
+                Attached::Bytes(_, b) => InputFile::Bytes(n.clone(), Cow::Owned(b)),
                 Attached::Reader(_, r) => InputFile::Stream(n.clone(), r),
                 Attached::Read(r) => InputFile::Read(r),
             })
@@ -418,21 +412,6 @@ fn analyze_files(
         }
         Err(many) => (None, many),
     };
-    // Digests known already (every file hashed by the browser), or computed
-    // as the files are read.
-    let known: Option<Vec<Input>> = attached
-        .iter()
-        .map(|a| match a {
-            Attached::Hashed(n, b, h) => Some(Input {
-                name: n.clone(),
-                bytes: b.len(),
-                sha256: h.clone(),
-            }),
-            Attached::Read(r) => r.digest.clone(),
-            _ => None,
-        })
-        .collect::<Option<Vec<_>>>()
-        .filter(|k| !k.is_empty());
     let (files, synthetic) = input_files(&request.source, attached)?;
     let n_files = files.len();
     let name = match request.source {
@@ -458,10 +437,9 @@ fn analyze_files(
                     .as_ref()
                     .map(|p| p.label.trim_start_matches("without ").to_string()),
             });
-            match (known, files.as_slice()) {
-                (Some(k), _) => digests = k,
-                (None, [InputFile::Bytes(n, b)]) => digests.push(Input::new(n, b)),
-                _ => {}
+            // A file read ahead has no digest yet (a digests job follows).
+            if let [InputFile::Bytes(n, b)] = files.as_slice() {
+                digests.push(Input::new(n, b));
             }
             (old.input.clone(), settings, pair, None)
         }
@@ -477,12 +455,12 @@ fn analyze_files(
                 of,
             });
             // Profile tables, or trajectories (their operation profile), joined
-            // on model; each file read once, hashed for the manifest as it is.
-            let hash = known.is_none();
+            // on model; each file read once, hashed for the manifest as it is
+            // (files read ahead have no digest: a digests job follows).
             let mut inputs =
-                read_inputs_from(files, &request.trajectories, &Messages::Counts, hash)
+                read_inputs_from(files, &request.trajectories, &Messages::Counts, true)
                     .map_err(|e| e.to_string())?;
-            digests = known.unwrap_or_else(|| std::mem::take(&mut inputs.digests));
+            digests = std::mem::take(&mut inputs.digests);
             if let Some(out) = overview_out {
                 *out = Some(Ok(overview_of_inputs(&inputs, &request.trajectories)));
             }
@@ -716,13 +694,15 @@ pub enum FromWorker {
 /// The kind of the job in an envelope's JSON text (`Import`, `Analyze`,
 /// …; empty when unreadable), for the page's pool line.
 pub fn job_kind(text: &str) -> String {
-    serde_json::from_str::<serde_json::Value>(text)
+    // Every job has fields: its JSON is `{"Kind": {…}}`; the fields are
+    // skipped, not built (a job may carry a file's text).
+    #[derive(Deserialize)]
+    struct Kind {
+        job: std::collections::BTreeMap<String, serde::de::IgnoredAny>,
+    }
+    serde_json::from_str::<Kind>(text)
         .ok()
-        .and_then(|v| match v.get("job")? {
-            serde_json::Value::Object(o) => o.keys().next().cloned(),
-            serde_json::Value::String(s) => Some(s.clone()),
-            _ => None,
-        })
+        .and_then(|k| k.job.into_keys().next())
         .unwrap_or_default()
 }
 
@@ -1016,26 +996,20 @@ const WARM_UP_SIMULATIONS: usize = 800;
 /// run a while: an idle worker that has done this imports the user's first
 /// files about a third faster (`scripts/bench-browser.mjs`).
 pub fn warm_up() {
-    let files = vec![
-        Attached::Hashed(
-            "foundational.csv".into(),
-            CORPUS_FOUNDATIONAL.as_bytes().to_vec(),
-            String::new(),
-        ),
-        Attached::Hashed(
-            "trajectories.jsonl".into(),
+    let files = [
+        ("foundational.csv", CORPUS_FOUNDATIONAL.as_bytes().to_vec()),
+        (
+            "trajectories.jsonl",
             corpus_trajectories().as_bytes().to_vec(),
-            String::new(),
         ),
-        Attached::Hashed(
-            "results.json".into(),
+        (
+            "results.json",
             warm_up_tau2(WARM_UP_SIMULATIONS).into_bytes(),
-            String::new(),
         ),
     ];
     let request = Request {
         source: Source::Attached {
-            names: files.iter().map(|f| f.name().to_string()).collect(),
+            names: files.iter().map(|(n, _)| n.to_string()).collect(),
         },
         alpha: Alpha::DEFAULT.get(),
         bootstrap: 20,
@@ -1045,6 +1019,15 @@ pub fn warm_up() {
         macro_definition: MacroDefinition::Mean,
         trajectories: TrajectoryOptions::default(),
     };
+    // Read ahead, as the browser reads fetched files (nothing hashed).
+    let plan = ReadPlan {
+        options: request.trajectories.clone(),
+        messages: Messages::Counts,
+    };
+    let files = files
+        .into_iter()
+        .map(|(n, b)| read_ahead(n.to_string(), b, &plan))
+        .collect();
     let answer = run_job(&Job::Import(request), files, &mut |_| {});
     // Encoded as an answer would be, then dropped.
     drop(encode_message(&FromWorker::Done { id: 0, answer }));
@@ -1230,9 +1213,10 @@ pub mod web {
     //! A message is either the envelope's JSON text, or an array whose first
     //! element is that text and whose other elements are `File`s. Files of
     //! up to [`PREFETCH`] bytes in all are fetched at once (the browser reads
-    //! them in parallel) and hashed with the browser's own SHA-256 (Web
-    //! Crypto, several times faster than SHA-256 compiled to wasm) while
-    //! they are: [`crate::Attached::Hashed`]. Larger ones become
+    //! them in parallel) and, for jobs that read inputs, parsed one by one
+    //! as they come ([`crate::read_ahead`]; not hashed: an analysis's
+    //! manifest gets its digests from a later [`crate::Job::Digests`]).
+    //! Larger ones become
     //! [`crate::Attached::Reader`]s that read them in chunks with
     //! `FileReaderSync` when the job asks (progress posted per chunk): a
     //! canonical JSONL file is parsed as it streams and never held whole.
@@ -1282,8 +1266,8 @@ pub mod web {
                     let _ = out.post_message(&JsValue::from_str(&m));
                 };
                 let total: f64 = files.iter().map(|f| f.size()).sum();
-                let plan = crate::read_plan(&text);
                 let attached = if !files.is_empty() && total <= prefetch_limit(&out) {
+                    let plan = crate::read_plan(&text);
                     match prefetch(&files, id, &out, plan.as_ref()).await {
                         Some(a) => Ok(a),
                         None => readers(files, id, &out),
@@ -1566,6 +1550,17 @@ mod tests {
     /// files cannot be read at all.
     #[test]
     fn the_import_job_equals_the_analysis_and_the_overview_apart() {
+        // α 10, 20 bootstrap draws, seed 1: every case's (and the report's) settings.
+        let request = |source| Request {
+            source,
+            alpha: 10.0,
+            bootstrap: 20,
+            seed: 1,
+            roles: RoleOverrides::default(),
+            pair: None,
+            macro_definition: MacroDefinition::Mean,
+            trajectories: TrajectoryOptions::default(),
+        };
         let traj = corpus_trajectories().as_bytes().to_vec();
         type Files = Vec<(String, Vec<u8>)>;
         let cases: Vec<(Source, Files)> = vec![
@@ -1600,18 +1595,7 @@ mod tests {
                     names: vec!["report.json".into()],
                 },
                 vec![("report.json".into(), {
-                    let mut a = handle(&Request {
-                        source: Source::Example,
-                        alpha: 10.0,
-                        bootstrap: 20,
-                        seed: 1,
-                        roles: RoleOverrides::default(),
-                        pair: None,
-                        macro_definition: MacroDefinition::Mean,
-                        trajectories: TrajectoryOptions::default(),
-                    })
-                    .unwrap()
-                    .report;
+                    let mut a = handle(&request(Source::Example)).unwrap().report;
                     a.warnings.push("x".repeat(70_000));
                     serde_json::to_vec_pretty(&a).unwrap()
                 })],
@@ -1619,16 +1603,7 @@ mod tests {
         ];
         let mut shapes = Vec::new();
         for (source, attached) in cases {
-            let req = Request {
-                source: source.clone(),
-                alpha: 10.0,
-                bootstrap: 20,
-                seed: 1,
-                roles: RoleOverrides::default(),
-                pair: None,
-                macro_definition: MacroDefinition::Mean,
-                trajectories: TrajectoryOptions::default(),
-            };
+            let req = request(source.clone());
             let Answer::Import { analysis, overview } =
                 run_job(&Job::Import(req.clone()), attach(&attached), &mut |_| {})
             else {
