@@ -1130,21 +1130,23 @@ fn TrajectoryList(wb: Workbench, overview: std::sync::Arc<Overview>) -> impl Int
                 on:input=move |ev| { let v = event_target_value(&ev); wb.traj_filter.update(|f| f.task = v); } /></label>
             {(!groups.is_empty()).then(|| view! {
                 <label>"group " <select data-testid="filter-group" on:change=move |ev| { let v = pick(event_target_value(&ev)); wb.traj_filter.update(|f| f.group = v); }>
-                    <option value="">"all"</option>
-                    {groups.into_iter().map(|g| { let v = g.clone(); view! { <option value=v>{g}</option> } }).collect_view()}
+                    <option value="" selected=move || wb.traj_filter.get().group.is_none()>"all"</option>
+                    {groups.into_iter().map(|g| { let (v, g2) = (g.clone(), g.clone()); view! { <option value=v selected=move || wb.traj_filter.get().group.as_deref() == Some(g2.as_str())>{g}</option> } }).collect_view()}
                 </select></label>
             })}
             <label>"reward " <select data-testid="filter-reward" on:change=move |ev| { let v = event_target_value(&ev); wb.traj_filter.update(|f| f.reward = match v.as_str() { "success" => RewardFilter::Success, "failure" => RewardFilter::Failure, _ => RewardFilter::All }); }>
-                <option value="all">"all"</option><option value="success">"1 (success)"</option><option value="failure">"below 1"</option>
+                <option value="all" selected=move || wb.traj_filter.get().reward == RewardFilter::All>"all"</option>
+                <option value="success" selected=move || wb.traj_filter.get().reward == RewardFilter::Success>"1 (success)"</option>
+                <option value="failure" selected=move || wb.traj_filter.get().reward == RewardFilter::Failure>"below 1"</option>
             </select></label>
             {(!terminations.is_empty()).then(|| view! {
                 <label>"termination " <select data-testid="filter-termination" on:change=move |ev| { let v = pick(event_target_value(&ev)); wb.traj_filter.update(|f| f.termination = v); }>
-                    <option value="">"all"</option>
-                    {terminations.into_iter().map(|g| { let v = g.clone(); view! { <option value=v>{g}</option> } }).collect_view()}
+                    <option value="" selected=move || wb.traj_filter.get().termination.is_none()>"all"</option>
+                    {terminations.into_iter().map(|g| { let (v, g2) = (g.clone(), g.clone()); view! { <option value=v selected=move || wb.traj_filter.get().termination.as_deref() == Some(g2.as_str())>{g}</option> } }).collect_view()}
                 </select></label>
             })}
-            <label><input type="checkbox" data-testid="filter-tool-errors" on:change=move |ev| { let on = event_target_checked(&ev); wb.traj_filter.update(|f| f.tool_errors_only = on); } />" with tool errors"</label>
-            <label><input type="checkbox" data-testid="filter-gold" on:change=move |ev| { let on = event_target_checked(&ev); wb.traj_filter.update(|f| f.gold_unmatched_only = on); } />" with missed gold actions"</label>
+            <label><input type="checkbox" data-testid="filter-tool-errors" prop:checked=move || wb.traj_filter.get().tool_errors_only on:change=move |ev| { let on = event_target_checked(&ev); wb.traj_filter.update(|f| f.tool_errors_only = on); } />" with tool errors"</label>
+            <label><input type="checkbox" data-testid="filter-gold" prop:checked=move || wb.traj_filter.get().gold_unmatched_only on:change=move |ev| { let on = event_target_checked(&ev); wb.traj_filter.update(|f| f.gold_unmatched_only = on); } />" with missed gold actions"</label>
             <label>"order " <select data-testid="trajectory-order" on:change=move |ev| { let v = event_target_value(&ev); wb.traj_order.set(match v.as_str() { "input" => TrajectoryOrder::Input, "reward" => TrajectoryOrder::Reward, op => TrajectoryOrder::OperationAscending(op.trim_start_matches("op:").to_string()) }); }>
                 <option value="input" selected=move || wb.traj_order.get() == TrajectoryOrder::Input>"input order"</option>
                 <option value="reward" selected=move || wb.traj_order.get() == TrajectoryOrder::Reward>"reward (lowest first)"</option>

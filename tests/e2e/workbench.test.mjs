@@ -566,6 +566,11 @@ test('proxy labels for τ²-bench files: the button adds the CLI\'s label file, 
       assert.equal(row[t.headers.indexOf(`n ${op}`)], String(profile.eligible[i][k]), `${m} n ${op}`);
     }
   }
+  // The list's filter controls show the filter in force (it outlives a
+  // change of files: the earlier test left "missed gold actions" on).
+  const [shownRows, allRows] = (await page.getByTestId('trajectory-count').innerText()).match(/^(\d+) of (\d+)/).slice(1).map(Number);
+  assert.equal(await page.getByTestId('filter-gold').isChecked(), shownRows < allRows, `${shownRows} of ${allRows} listed`);
+  assert.equal(await page.getByTestId('filter-tool-errors').isChecked(), false);
   await page.screenshot({ path: join(ARTIFACTS, 'proxy-labels.png'), fullPage: true });
   await page.getByTestId('load-example').click();
   await wb.waitForSource('synthetic example');
