@@ -11,15 +11,16 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use gapscope_core::analysis::{AlphaGrid, MacroDefinition, MAX_BOOTSTRAP};
 use gapscope_core::assoc::association_sensitivity;
-use gapscope_core::join::{read_profiles_with, TrajectoryOptions};
+use gapscope_core::join::{
+    join_reads, read_file, read_profiles_with, FileContent, InputFile, Messages, TrajectoryOptions,
+};
 use gapscope_core::manifest::{Input, Manifest};
 use gapscope_core::profile::RewardScale;
 use gapscope_core::stability::{stability, StabilitySettings};
 use gapscope_core::synth::{self, SynthParams};
 use gapscope_core::tau2;
 use gapscope_core::trajectory::{
-    apply_label_csv, operation_profile, parse_rename, read_any_bytes, rename_models, Corpus,
-    MacroFromLabels, ProfileOptions, ReadOptions,
+    operation_profile, parse_rename, readers_declined, Corpus, MacroFromLabels, ProfileOptions,
 };
 use gapscope_core::{analyze, Alpha, ProfileTable, Report, RoleOverrides, Settings};
 
@@ -95,6 +96,11 @@ enum Command {
         /// the reward, SCORER or SCORER:KEY (default: the header's first scorer).
         #[arg(long)]
         scorer: Option<String>,
+        /// The domain (task set) of trajectory files that name none (a bare
+        /// τ²-bench list, canonical lines without `domain`); tasks are
+        /// (domain, task id), so airline `32` is not retail `32`.
+        #[arg(long)]
+        domain: Option<String>,
         /// Ridge penalty (> 0).
         #[arg(long, default_value_t = 10.0)]
         alpha: f64,
@@ -165,6 +171,11 @@ enum Command {
         /// SCORER:KEY (default: the header's first scorer; a dict's first key).
         #[arg(long)]
         scorer: Option<String>,
+        /// The domain (task set) of trajectory files that name none (a bare
+        /// τ²-bench list, canonical lines without `domain`); tasks are
+        /// (domain, task id), so airline `32` is not retail `32`.
+        #[arg(long)]
+        domain: Option<String>,
         /// Print JSON (scores, eligible counts, tasks used) instead of CSV.
         #[arg(long)]
         json: bool,
@@ -181,8 +192,16 @@ enum Command {
         #[arg(long, default_value_t = 10.0)]
         alpha: f64,
         /// Bootstrap draws (groups resampled within each half).
-        #[arg(long, default_value_t = 1000)]
+        #[arg(long, default_value_t = gapscope_core::stability::DEFAULT_STABILITY_BOOTSTRAP)]
         bootstrap: usize,
+        /// Macro gap: mean (of the operation scores) or pooled (of all labels).
+        #[arg(long = "macro", value_enum, default_value = "mean")]
+        macro_definition: MacroArg,
+        /// The domain (task set) of trajectory files that name none (a bare
+        /// τ²-bench list, canonical lines without `domain`); tasks are
+        /// (domain, task id), so airline `32` is not retail `32`.
+        #[arg(long)]
+        domain: Option<String>,
         /// Seed of the primary split and of the bootstrap.
         #[arg(long, default_value_t = 0)]
         seed: u64,
@@ -311,6 +330,7 @@ fn run(command: Command) -> Result<String, String> {
             all_tasks,
             macro_definition,
             scorer,
+            domain,
             alpha,
             bootstrap,
             seed,
@@ -376,6 +396,8 @@ fn run(command: Command) -> Result<String, String> {
                         .map_err(|e| format!("--scorer: {e}"))?,
                     None => Default::default(),
                 },
+                domain,
+                model: None,
             };
             // Profiles, trajectories and labels go through the one reader the
             // page uses (join::read_profiles_with).
@@ -433,15 +455,17 @@ fn run(command: Command) -> Result<String, String> {
             model,
             rename,
             scorer,
+            domain,
             json,
         } => {
-            let corpus = read_corpus(
-                &trajectories,
-                labels.as_deref(),
-                model.as_deref(),
-                scorer.as_deref(),
-                &rename,
-            )?;
+            let options = TrajectoryOptions {
+                renames: parse_renames(&rename)?,
+                all_tasks,
+                score: parse_scorer(scorer.as_deref())?,
+                domain,
+                model,
+            };
+            let corpus = read_corpus(&trajectories, labels.as_deref(), &options)?;
             let options = ProfileOptions {
                 all_tasks,
                 macro_definition: match macro_definition {
@@ -476,6 +500,8 @@ fn run(command: Command) -> Result<String, String> {
             trajectories,
             alpha,
             bootstrap,
+            macro_definition,
+            domain,
             seed,
             splits,
             half_a,
@@ -492,7 +518,14 @@ fn run(command: Command) -> Result<String, String> {
                 &RoleOverrides::default(),
                 &TrajectoryOptions::default(),
             )?;
-            let mut corpus = read_corpus(&trajectories, None, None, None, &[])?;
+            let mut corpus = read_corpus(
+                &trajectories,
+                None,
+                &TrajectoryOptions {
+                    domain,
+                    ..TrajectoryOptions::default()
+                },
+            )?;
             if groups == trajectories::GroupsArg::GoldActions {
                 if group_regex.is_some() {
                     return Err("--group-regex and --groups gold-actions: give one".into());
@@ -512,6 +545,10 @@ fn run(command: Command) -> Result<String, String> {
                 splits,
                 half_a,
                 group_regex,
+                macro_definition: match macro_definition {
+                    MacroArg::Mean => MacroDefinition::Mean,
+                    MacroArg::Pooled => MacroDefinition::Pooled,
+                },
             };
             let r = stability(&f, &corpus.trajectories, &settings).map_err(|e| e.to_string())?;
             if json {
@@ -675,79 +712,88 @@ fn run(command: Command) -> Result<String, String> {
 }
 
 /// Read trajectory files (malformed lines reported on stderr and skipped) and
-/// apply a label CSV. Inspect logs say on stderr how scores became rewards.
+/// apply a label CSV, through the one ingestion path the page uses
+/// (`join::read_file` per file, then `join::join_reads`). A file given as
+/// trajectories that is not one is an error naming why each reader declined.
 fn read_corpus(
     paths: &[PathBuf],
     labels: Option<&std::path::Path>,
-    model: Option<&str>,
-    scorer: Option<&str>,
-    renames: &[String],
+    options: &TrajectoryOptions,
 ) -> Result<Corpus, String> {
-    let mut corpus = Corpus::default();
-    let options = ReadOptions {
-        model: model.map(str::to_string),
-        score: match scorer {
-            Some(s) => gapscope_core::inspect::ScoreChoice::parse(s)
-                .map_err(|e| format!("--scorer: {e}"))?,
-            None => Default::default(),
-        },
-        // Profiles and stability need labels and counts, not the messages.
-        light: true,
-        keep: None,
-    };
-    for path in paths {
+    let mut reads = Vec::new();
+    for path in paths.iter().map(PathBuf::as_path).chain(labels) {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let name = path.display().to_string();
-        let c = read_any_bytes(&name, &bytes, &options).map_err(|e| {
-            // Inspect errors name the member or the file already.
-            if e.starts_with(&name) {
-                e
-            } else {
-                format!("{name}: {e}")
+        let read = read_file(
+            InputFile::Bytes(name.clone(), bytes.into()),
+            options,
+            &Messages::Counts,
+            false,
+        )
+        .map_err(|e| e.to_string())?;
+        let is_labels = labels == Some(path);
+        match &read.content {
+            FileContent::Trajectories(c) if !is_labels => {
+                for e in c.skipped.iter().take(20) {
+                    eprintln!("{name}: {e} (skipped)");
+                }
+                if c.skipped.len() > 20 {
+                    eprintln!("{name}: … and {} more skipped lines", c.skipped.len() - 20);
+                }
+                if !c.skipped.is_empty() {
+                    eprintln!(
+                        "{name}: {} line(s) skipped, {} trajectories read",
+                        c.skipped.len(),
+                        c.trajectories.len()
+                    );
+                }
+                for e in &c.notes {
+                    eprintln!("{name}: {e}");
+                }
             }
-        })?;
-        for m in &c.reward_mappings {
-            eprintln!("{}", m.sentence());
+            FileContent::Labels(_) if is_labels => {}
+            _ if is_labels => {
+                return Err(format!(
+                    "{name}: not a label CSV (expected the columns trajectory_id,operation,requirement,label)"
+                ))
+            }
+            _ => {
+                return Err(format!(
+                    "{name}: no trajectory could be read; each reader declined it: {}",
+                    readers_declined(&bytes_of(path)?).join("; ")
+                ))
+            }
         }
-        for e in c.skipped.iter().take(20) {
-            eprintln!("{}: {e} (skipped)", path.display());
-        }
-        if c.skipped.len() > 20 {
-            eprintln!(
-                "{}: … and {} more skipped lines",
-                path.display(),
-                c.skipped.len() - 20
-            );
-        }
-        if !c.skipped.is_empty() {
-            eprintln!(
-                "{}: {} line(s) skipped, {} trajectories read",
-                path.display(),
-                c.skipped.len(),
-                c.trajectories.len()
-            );
-        }
-        for e in &c.notes {
-            eprintln!("{}: {e}", path.display());
-        }
-        corpus.trajectories.extend(c.trajectories);
-        corpus.skipped.extend(c.skipped);
-        corpus.reward_mappings.extend(c.reward_mappings);
-        corpus.notes.extend(c.notes);
+        reads.push(read);
     }
-    let pairs = renames
+    let inputs = join_reads(reads, options).map_err(|e| e.to_string())?;
+    for n in &inputs.notes {
+        // Skipped lines and unknown call ids are said per line above.
+        if !n.contains("malformed line(s) skipped") && !n.contains("answer no earlier tool call") {
+            eprintln!("note: {n}");
+        }
+    }
+    Ok(inputs.corpus)
+}
+
+fn parse_renames(renames: &[String]) -> Result<Vec<(String, String)>, String> {
+    renames
         .iter()
         .map(|r| parse_rename(r).map_err(|e| format!("--rename: {e}")))
-        .collect::<Result<Vec<_>, _>>()?;
-    let n = rename_models(&mut corpus.trajectories, &pairs);
-    if !pairs.is_empty() {
-        eprintln!("{n} trajectories renamed");
+        .collect()
+}
+
+fn parse_scorer(scorer: Option<&str>) -> Result<gapscope_core::inspect::ScoreChoice, String> {
+    match scorer {
+        Some(s) => {
+            gapscope_core::inspect::ScoreChoice::parse(s).map_err(|e| format!("--scorer: {e}"))
+        }
+        None => Ok(Default::default()),
     }
-    if let Some(path) = labels {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        apply_label_csv(&mut corpus, &text).map_err(|e| format!("{}: {e}", path.display()))?;
-    }
-    Ok(corpus)
+}
+
+fn bytes_of(path: &std::path::Path) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Read the files and join them (one file: read as it is). Returns the table

@@ -502,6 +502,39 @@ fn fit_targets(
     out.into_iter().flatten().collect()
 }
 
+/// Held-out gaps of many targets over one foundational profile at once:
+/// `out[t][model]` = observed − the family-held-out ridge prediction (the
+/// same folds, fits and subtraction as [`analyze`]'s operation gaps), `None`
+/// where either is undefined. Targets with the same missing cells share one
+/// design, so thousands of bootstrap targets cost one factorization per fold
+/// (cross-task stability's bootstrap).
+pub fn held_out_gaps(
+    table: &ProfileTable,
+    targets: &[Vec<Option<f64>>],
+    alpha: Alpha,
+) -> Vec<Vec<Option<f64>>> {
+    let folds = Folds::for_models(&table.models, &table.families);
+    let groups = folds.group_index();
+    let f_rows = &table.foundational.values;
+    let mut by_mask: IndexMap<Vec<bool>, Vec<usize>> = IndexMap::new();
+    for (t, y) in targets.iter().enumerate() {
+        by_mask.entry(mask(f_rows, y)).or_default().push(t);
+    }
+    let mut out: Vec<Vec<Option<f64>>> = vec![Vec::new(); targets.len()];
+    for members in by_mask.values() {
+        let same: Vec<Vec<Option<f64>>> = members.iter().map(|&t| targets[t].clone()).collect();
+        let fits = fit_targets(f_rows, &same, &groups, &[alpha]);
+        for ((&t, fit), y) in members.iter().zip(fits).zip(&same) {
+            out[t] = y
+                .iter()
+                .zip(&fit.predicted[0])
+                .map(|(o, p)| Some((*o)? - (*p)?))
+                .collect();
+        }
+    }
+    out
+}
+
 /// Nested selection: for each outer fold, choose alpha by inner hold-outs of the
 /// remaining groups (pooled squared error, ties to the larger alpha), refit on
 /// the outer training set, predict the fold.

@@ -712,6 +712,7 @@ fn to_corpus(
             id: format!("{task_id}:epoch{}@{header_model}", s.epoch),
             model: model.clone(),
             family: None,
+            domain: (!task.is_empty()).then(|| task.clone()),
             task_id,
             scenario_group: None,
             trial: Some(s.epoch),
@@ -728,6 +729,7 @@ fn to_corpus(
         skipped,
         reward_mappings: mapping.into_iter().collect(),
         notes: Vec::new(),
+        warnings: Vec::new(),
     })
 }
 

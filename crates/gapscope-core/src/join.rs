@@ -90,6 +90,8 @@ pub enum ReadError {
     Roles(crate::profile::ProfileError),
     #[error("{file}: {message}")]
     Trajectories { file: String, message: String },
+    #[error("{file}: no trajectory could be read; each reader declined it: {}", .declined.join("; "))]
+    NoTrajectories { file: String, declined: Vec<String> },
     #[error("{file}: line {line}: not UTF-8 text (invalid byte at offset {offset}); save the file as UTF-8")]
     Encoding {
         file: String,
@@ -122,6 +124,13 @@ pub struct TrajectoryOptions {
     /// Inspect AI logs: the score that becomes the reward.
     #[serde(default)]
     pub score: crate::inspect::ScoreChoice,
+    /// The domain of trajectory files that name none (spec: formats.md,
+    /// task identity).
+    #[serde(default)]
+    pub domain: Option<String>,
+    /// Name every trajectory's model so (file metadata can be wrong).
+    #[serde(default)]
+    pub model: Option<String>,
 }
 
 /// Whether `text` is a label CSV (`trajectory_id,operation,requirement,label`).
@@ -258,13 +267,14 @@ pub fn read_file(
     digests: bool,
 ) -> Result<FileRead, ReadError> {
     let read_options = crate::trajectory::ReadOptions {
-        model: None,
+        model: options.model.clone(),
         score: options.score.clone(),
         light: *messages != Messages::All,
         keep: match messages {
             Messages::Only(id) => Some(id.clone()),
             _ => None,
         },
+        domain: options.domain.clone(),
     };
     let mut digest = None;
     let (name, whole) = match file {
@@ -286,6 +296,22 @@ pub fn read_file(
                 });
             }
             match read {
+                Streamed::Jsonl(c) if c.trajectories.is_empty() => {
+                    return Err(ReadError::NoTrajectories {
+                        file: name,
+                        declined: vec![
+                            format!(
+                                "canonical JSONL: {} line(s) skipped{}",
+                                c.skipped.len(),
+                                c.skipped
+                                    .first()
+                                    .map(|e| format!(" (first: {e})"))
+                                    .unwrap_or_default()
+                            ),
+                            "the other readers: the file starts as canonical JSONL".into(),
+                        ],
+                    })
+                }
                 Streamed::Jsonl(c) => {
                     return Ok(FileRead {
                         name,
@@ -310,6 +336,12 @@ pub fn read_file(
                         .unwrap_or(message),
                 }
             })?;
+        if c.trajectories.is_empty() {
+            return Err(ReadError::NoTrajectories {
+                file: name,
+                declined: crate::trajectory::readers_declined(bytes),
+            });
+        }
         return Ok(FileRead {
             name,
             digest,
@@ -412,6 +444,16 @@ fn add_corpus(inputs: &mut Inputs, name: &str, c: crate::trajectory::Corpus) {
             if c.skipped.len() > 3 { "; …" } else { "" }
         ));
     }
+    for w in &c.warnings {
+        inputs.notes.push(format!("{name}: {w}"));
+    }
+    let unscored = c.trajectories.iter().filter(|t| t.reward.is_none()).count();
+    if unscored > 0 {
+        inputs.notes.push(format!(
+            "{name}: {unscored} of {} trajectories have no reward (read, unscored)",
+            c.trajectories.len()
+        ));
+    }
     if let Some(first) = c.notes.first() {
         inputs.notes.push(format!(
             "{name}: {} trajectories with tool results that answer no earlier tool call (first: {first})",
@@ -421,6 +463,7 @@ fn add_corpus(inputs: &mut Inputs, name: &str, c: crate::trajectory::Corpus) {
     inputs.corpus.trajectories.extend(c.trajectories);
     inputs.corpus.skipped.extend(c.skipped);
     inputs.corpus.notes.extend(c.notes);
+    inputs.corpus.warnings.extend(c.warnings);
     inputs.trajectory_files.push(name.to_string());
 }
 

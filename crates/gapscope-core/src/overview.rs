@@ -20,6 +20,8 @@ use crate::trajectory::{operation_profile, OperationProfile, Trajectory};
 pub struct TrajectorySummary {
     pub id: String,
     pub model: String,
+    /// The task as the profile names it: its id, or `domain/id` when the
+    /// trajectories span several domains.
     pub task_id: String,
     pub group: Option<String>,
     pub trial: Option<i64>,
@@ -59,12 +61,12 @@ pub fn trajectory_score(t: &Trajectory, operation: &str) -> Option<f64> {
     crate::stats::mean(&labels).map(|m| 100.0 * m)
 }
 
-fn summarize(t: &Trajectory, operations: &[String], used: bool) -> TrajectorySummary {
+fn summarize(t: &Trajectory, operations: &[String], task: String, used: bool) -> TrajectorySummary {
     let stats = t.message_stats();
     TrajectorySummary {
         id: t.id.clone(),
         model: t.model.clone(),
-        task_id: t.task_id.clone(),
+        task_id: task,
         group: t.scenario_group.clone(),
         trial: t.trial,
         reward: t.reward,
@@ -101,7 +103,9 @@ pub fn overview_of_inputs(inputs: &Inputs, options: &TrajectoryOptions) -> Optio
     }
     let ts = &inputs.corpus.trajectories;
     let profile = operation_profile(ts, &options.profile_options());
-    let tasks: std::collections::BTreeSet<&str> = ts.iter().map(|t| t.task_id.as_str()).collect();
+    let tasks: std::collections::BTreeSet<crate::trajectory::TaskKey<'_>> =
+        ts.iter().map(Trajectory::task_key).collect();
+    let qualified = crate::trajectory::several_domains(ts);
     let groups: std::collections::BTreeSet<&str> = ts
         .iter()
         .filter_map(|t| t.scenario_group.as_deref())
@@ -136,11 +140,9 @@ pub fn overview_of_inputs(inputs: &Inputs, options: &TrajectoryOptions) -> Optio
     let trajectories = ts
         .iter()
         .map(|t| {
-            summarize(
-                t,
-                &profile.operations,
-                used_tasks.contains(t.task_id.as_str()),
-            )
+            let task = t.task_key().label(qualified);
+            let used = used_tasks.contains(task.as_str());
+            summarize(t, &profile.operations, task, used)
         })
         .collect();
     Some(Overview {

@@ -41,17 +41,26 @@ pub struct StabilitySettings {
     /// expression (the first capture group, or the whole match), overriding
     /// `scenario_group`.
     pub group_regex: Option<String>,
+    /// The macro gap's definition, as in the report (mean of the operation
+    /// scores, or pooled over each trajectory's labels).
+    #[serde(default)]
+    pub macro_definition: crate::analysis::MacroDefinition,
 }
+
+/// Bootstrap draws of the stability intervals by default (the spec's
+/// 10,000: realization-gaps.md, "Uncertainty").
+pub const DEFAULT_STABILITY_BOOTSTRAP: usize = 10_000;
 
 impl Default for StabilitySettings {
     fn default() -> Self {
         StabilitySettings {
             alpha: crate::Alpha::DEFAULT,
-            bootstrap: 1_000,
+            bootstrap: DEFAULT_STABILITY_BOOTSTRAP,
             seed: 0,
             splits: 20,
             half_a: None,
             group_regex: None,
+            macro_definition: crate::analysis::MacroDefinition::Mean,
         }
     }
 }
@@ -141,6 +150,9 @@ pub struct StabilityReport {
     pub distinct_splits: usize,
     pub bootstrap: usize,
     pub seed: u64,
+    /// The macro gap's definition.
+    #[serde(default)]
+    pub macro_definition: crate::analysis::MacroDefinition,
 }
 
 /// Split groups (with their task counts) into halves by the seeded rule.
@@ -175,6 +187,7 @@ fn half_gaps(
     trajectories: &[&Trajectory],
     alpha: crate::Alpha,
     ops: &[String],
+    macro_definition: crate::analysis::MacroDefinition,
 ) -> Result<Gaps, AnalysisError> {
     let owned: Vec<Trajectory> = trajectories.iter().map(|t| (*t).clone()).collect();
     let p = operation_profile(
@@ -197,12 +210,24 @@ fn half_gaps(
             None => vec![None; ops.len()],
         })
         .collect();
+    table.pooled_macro = Some(
+        f.models
+            .iter()
+            .map(|m| {
+                p.models
+                    .iter()
+                    .position(|x| x == m)
+                    .and_then(|i| p.pooled_macro[i])
+            })
+            .collect(),
+    );
     let r = analyze(
         &table,
         &Settings {
             alpha,
             bootstrap: 0,
             nested: false,
+            macro_definition,
             ..Settings::default()
         },
     )?;
@@ -210,6 +235,110 @@ fn half_gaps(
         ops.iter().map(|op| r.operations[op].gap.clone()).collect();
     out.push(r.macro_fit.fit.gap.clone());
     Ok(out)
+}
+
+/// Bootstrap draws whose held-out fits are batched together.
+const BOOTSTRAP_CHUNK: usize = 500;
+
+/// Per scenario group, per model of the profile: for each operation the sum
+/// and count of its trajectories' label means, then the same for the
+/// pooled macro (the mean of all a trajectory's labels).
+struct GroupSums {
+    /// `sums[group][model][k]`, k over the operations then the pooled macro.
+    sums: Vec<Vec<Vec<(f64, usize)>>>,
+    ops: usize,
+}
+
+impl GroupSums {
+    fn new(
+        used: &[&Trajectory],
+        groups: &[(String, usize)],
+        models: &[String],
+        ops: &[String],
+    ) -> Self {
+        let group_index: std::collections::HashMap<&str, usize> = groups
+            .iter()
+            .enumerate()
+            .map(|(i, (g, _))| (g.as_str(), i))
+            .collect();
+        let model_index: std::collections::HashMap<&str, usize> = models
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (m.as_str(), i))
+            .collect();
+        let mut sums = vec![vec![vec![(0.0, 0usize); ops.len() + 1]; models.len()]; groups.len()];
+        for t in used {
+            let (Some(&g), Some(&m)) = (
+                t.scenario_group.as_deref().and_then(|g| group_index.get(g)),
+                model_index.get(t.model.as_str()),
+            ) else {
+                continue;
+            };
+            let cell = &mut sums[g][m];
+            for (k, op) in ops.iter().enumerate() {
+                if let Some(v) = t
+                    .labels
+                    .get(op)
+                    .and_then(|l| crate::trajectory::label_mean(l))
+                {
+                    cell[k].0 += v;
+                    cell[k].1 += 1;
+                }
+            }
+            let all: Vec<Option<f64>> = ops
+                .iter()
+                .filter_map(|op| t.labels.get(op))
+                .flatten()
+                .copied()
+                .collect();
+            if let Some(v) = crate::trajectory::label_mean(&all) {
+                cell[ops.len()].0 += v;
+                cell[ops.len()].1 += 1;
+            }
+        }
+        GroupSums {
+            sums,
+            ops: ops.len(),
+        }
+    }
+
+    /// The targets of one half drawn as `picks` (group indices, repeats
+    /// allowed): each operation's scores (0–100) per model, then the macro.
+    fn targets(
+        &self,
+        picks: &[usize],
+        macro_definition: crate::analysis::MacroDefinition,
+    ) -> Vec<Vec<Option<f64>>> {
+        let n_models = self.sums.first().map_or(0, Vec::len);
+        let mut acc = vec![vec![(0.0, 0usize); self.ops + 1]; n_models];
+        for &g in picks {
+            for (a, cell) in acc.iter_mut().zip(&self.sums[g]) {
+                for (x, y) in a.iter_mut().zip(cell) {
+                    x.0 += y.0;
+                    x.1 += y.1;
+                }
+            }
+        }
+        let score = |(s, n): (f64, usize)| (n > 0).then(|| 100.0 * (s / n as f64));
+        let mut out: Vec<Vec<Option<f64>>> = (0..self.ops)
+            .map(|k| acc.iter().map(|a| score(a[k])).collect())
+            .collect();
+        let q = self.ops as f64;
+        out.push(match macro_definition {
+            crate::analysis::MacroDefinition::Mean => (0..n_models)
+                .map(|m| {
+                    (0..self.ops)
+                        .map(|k| out[k][m])
+                        .collect::<Option<Vec<f64>>>()
+                        .map(|v| v.iter().sum::<f64>() / q)
+                })
+                .collect(),
+            crate::analysis::MacroDefinition::Pooled => {
+                acc.iter().map(|a| score(a[self.ops])).collect()
+            }
+        });
+        out
+    }
 }
 
 fn rho(a: &[Option<f64>], b: &[Option<f64>]) -> (Option<f64>, usize) {
@@ -243,18 +372,23 @@ pub fn stability(
     }
     let common = operation_profile(trajectories, &ProfileOptions::default());
     let ops = common.operations.clone();
+    // Tasks as the profile names them: (domain, id), `domain/id` when the
+    // corpus spans several domains.
+    let qualified = crate::trajectory::several_domains(trajectories);
+    let common_tasks: std::collections::HashSet<&str> =
+        common.tasks.iter().map(String::as_str).collect();
     let used: Vec<&Trajectory> = trajectories
         .iter()
-        .filter(|t| common.tasks.contains(&t.task_id))
+        .filter(|t| common_tasks.contains(t.task_key().label(qualified).as_str()))
         .collect();
     let mut groups: Vec<(String, usize)> = Vec::new();
     for t in &used {
         let g = t.scenario_group.clone().unwrap_or_default();
         if !groups.iter().any(|(x, _)| *x == g) {
-            let tasks: std::collections::BTreeSet<&str> = used
+            let tasks: std::collections::BTreeSet<crate::trajectory::TaskKey<'_>> = used
                 .iter()
                 .filter(|u| u.scenario_group.as_deref() == Some(&g))
-                .map(|u| u.task_id.as_str())
+                .map(|u| u.task_key())
                 .collect();
             groups.push((g, tasks.len()));
         }
@@ -289,9 +423,9 @@ pub fn stability(
             .collect()
     };
     let gaps_for = |a: &[String], b: &[String]| -> Result<(Gaps, Gaps), StabilityError> {
-        let ga = half_gaps(f, &in_groups(a), s.alpha, &ops)
+        let ga = half_gaps(f, &in_groups(a), s.alpha, &ops, s.macro_definition)
             .map_err(|source| StabilityError::Analysis { half: 'A', source })?;
-        let gb = half_gaps(f, &in_groups(b), s.alpha, &ops)
+        let gb = half_gaps(f, &in_groups(b), s.alpha, &ops, s.macro_definition)
             .map_err(|source| StabilityError::Analysis { half: 'B', source })?;
         Ok((ga, gb))
     };
@@ -299,45 +433,45 @@ pub fn stability(
     let (ga, gb) = gaps_for(&a, &b)?;
     let names: Vec<String> = ops.iter().cloned().chain(["macro".to_string()]).collect();
 
-    // Bootstrap: resample groups with replacement within each half.
+    // Bootstrap: resample groups with replacement within each half. Each
+    // group's per-model label sums are formed once; a draw's operation
+    // scores are sums over the drawn groups (a repeated group counts
+    // repeatedly), and every draw's gaps come from one batch of held-out fits.
     let mut draws: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
     let mut skipped = vec![0usize; names.len()];
     let mut rng = ChaCha8Rng::seed_from_u64(s.seed);
-    let pick = |rng: &mut ChaCha8Rng, half: &[String]| -> Vec<String> {
+    let index_of = |half: &[String]| -> Vec<usize> {
+        half.iter()
+            .filter_map(|g| groups.iter().position(|(x, _)| x == g))
+            .collect()
+    };
+    let (ia, ib) = (index_of(&a), index_of(&b));
+    let pick = |rng: &mut ChaCha8Rng, half: &[usize]| -> Vec<usize> {
         (0..half.len())
             .map(|_| {
                 half[rng.random_range(0..u32::try_from(half.len()).unwrap_or(u32::MAX)) as usize]
-                    .clone()
             })
             .collect()
     };
-    for _ in 0..s.bootstrap {
-        let (ra, rb) = (pick(&mut rng, &a), pick(&mut rng, &b));
-        // Repeated groups count repeatedly: relabel each copy as its own group.
-        let relabel = |gs: &[String]| -> Vec<Trajectory> {
-            gs.iter()
-                .enumerate()
-                .flat_map(|(k, g)| {
-                    used.iter()
-                        .filter(move |t| t.scenario_group.as_deref() == Some(g))
-                        .map(move |t| {
-                            let mut t = (*t).clone();
-                            t.id = format!("{}#{k}", t.id);
-                            t
-                        })
-                })
-                .collect()
-        };
-        let (ta, tb) = (relabel(&ra), relabel(&rb));
-        let ha = half_gaps(f, &ta.iter().collect::<Vec<_>>(), s.alpha, &ops);
-        let hb = half_gaps(f, &tb.iter().collect::<Vec<_>>(), s.alpha, &ops);
-        for k in 0..names.len() {
-            match (&ha, &hb) {
-                (Ok(x), Ok(y)) => match rho(&x[k], &y[k]).0 {
+    let sums = GroupSums::new(&used, &groups, &f.models, &ops);
+    let mut left = s.bootstrap;
+    while left > 0 {
+        let chunk = left.min(BOOTSTRAP_CHUNK);
+        left -= chunk;
+        let mut targets = Vec::with_capacity(chunk * 2 * names.len());
+        for _ in 0..chunk {
+            let (ra, rb) = (pick(&mut rng, &ia), pick(&mut rng, &ib));
+            targets.extend(sums.targets(&ra, s.macro_definition));
+            targets.extend(sums.targets(&rb, s.macro_definition));
+        }
+        let gaps = crate::analysis::held_out_gaps(f, &targets, s.alpha);
+        for draw in gaps.chunks(2 * names.len()) {
+            let (ha, hb) = draw.split_at(names.len());
+            for k in 0..names.len() {
+                match rho(&ha[k], &hb[k]).0 {
                     Some(r) => draws[k].push(r),
                     None => skipped[k] += 1,
-                },
-                _ => skipped[k] += 1,
+                }
             }
         }
     }
@@ -410,12 +544,133 @@ pub fn stability(
         distinct_splits: distinct.len(),
         bootstrap: s.bootstrap,
         seed: s.seed,
+        macro_definition: s.macro_definition,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The bootstrap as it was first written: every draw relabels the drawn
+    /// groups' trajectories and runs the whole analysis on each half
+    /// (`half_gaps`). The batched sums must give the same draws.
+    fn reference_ci(
+        f: &ProfileTable,
+        trajectories: &[Trajectory],
+        s: &StabilitySettings,
+        a: &[String],
+        b: &[String],
+    ) -> Vec<(Option<[f64; 2]>, usize)> {
+        let ops = operation_profile(trajectories, &ProfileOptions::default()).operations;
+        let mut rng = ChaCha8Rng::seed_from_u64(s.seed);
+        let pick = |rng: &mut ChaCha8Rng, half: &[String]| -> Vec<String> {
+            (0..half.len())
+                .map(|_| {
+                    half[rng.random_range(0..u32::try_from(half.len()).unwrap()) as usize].clone()
+                })
+                .collect()
+        };
+        let mut draws: Vec<Vec<f64>> = vec![Vec::new(); ops.len() + 1];
+        let mut skipped = vec![0; ops.len() + 1];
+        for _ in 0..s.bootstrap {
+            let (ra, rb) = (pick(&mut rng, a), pick(&mut rng, b));
+            let relabel = |gs: &[String]| -> Vec<Trajectory> {
+                gs.iter()
+                    .enumerate()
+                    .flat_map(|(k, g)| {
+                        trajectories
+                            .iter()
+                            .filter(move |t| t.scenario_group.as_deref() == Some(g))
+                            .map(move |t| {
+                                let mut t = t.clone();
+                                t.id = format!("{}#{k}", t.id);
+                                t
+                            })
+                    })
+                    .collect()
+            };
+            let (ta, tb) = (relabel(&ra), relabel(&rb));
+            let ha = half_gaps(
+                f,
+                &ta.iter().collect::<Vec<_>>(),
+                s.alpha,
+                &ops,
+                s.macro_definition,
+            );
+            let hb = half_gaps(
+                f,
+                &tb.iter().collect::<Vec<_>>(),
+                s.alpha,
+                &ops,
+                s.macro_definition,
+            );
+            for k in 0..=ops.len() {
+                match (&ha, &hb) {
+                    (Ok(x), Ok(y)) => match rho(&x[k], &y[k]).0 {
+                        Some(r) => draws[k].push(r),
+                        None => skipped[k] += 1,
+                    },
+                    _ => skipped[k] += 1,
+                }
+            }
+        }
+        draws
+            .into_iter()
+            .zip(skipped)
+            .map(|(mut d, sk)| {
+                d.sort_by(f64::total_cmp);
+                let ci = match (percentile(&d, 2.5), percentile(&d, 97.5)) {
+                    (Some(lo), Some(hi)) => Some([lo, hi]),
+                    _ => None,
+                };
+                (ci, sk)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn batched_bootstrap_draws_equal_the_whole_analysis_per_draw() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../assets/synthetic-trajectories");
+        let f = ProfileTable::read(
+            &std::fs::read_to_string(dir.join("foundational.csv")).unwrap(),
+            &Default::default(),
+        )
+        .unwrap();
+        let corpus = crate::trajectory::read_jsonl(
+            &std::fs::read_to_string(dir.join("trajectories.jsonl")).unwrap(),
+        );
+        let mut macro_gaps = Vec::new();
+        for macro_definition in [
+            crate::analysis::MacroDefinition::Mean,
+            crate::analysis::MacroDefinition::Pooled,
+        ] {
+            let s = StabilitySettings {
+                bootstrap: 30,
+                splits: 0,
+                seed: 7,
+                macro_definition,
+                ..Default::default()
+            };
+            let r = stability(&f, &corpus.trajectories, &s).unwrap();
+            assert_eq!(r.macro_definition, macro_definition);
+            macro_gaps.push(r.stability["macro"].gaps_a.clone());
+            let reference = reference_ci(&f, &corpus.trajectories, &s, &r.half_a, &r.half_b);
+            for ((name, st), (ci, sk)) in r.stability.iter().zip(reference) {
+                assert_eq!(st.skipped, sk, "{name}");
+                let (x, y) = (st.ci95.unwrap(), ci.unwrap());
+                for k in 0..2 {
+                    assert!(
+                        (x[k] - y[k]).abs() < 1e-9,
+                        "{name} {macro_definition:?}: {x:?} vs {y:?}"
+                    );
+                }
+            }
+        }
+        // The halves follow the macro definition in force (it was always the mean).
+        assert_ne!(macro_gaps[0], macro_gaps[1]);
+    }
 
     #[test]
     fn the_split_balances_task_counts_in_permutation_order() {

@@ -305,6 +305,7 @@ pub fn generate(params: &TrajParams) -> Result<SyntheticCorpus, String> {
                     id: format!("{model}/{task_id}/{trial}"),
                     model: model.clone(),
                     family: Some(families[i].clone()),
+                    domain: None,
                     task_id: task_id.clone(),
                     scenario_group: Some(group.clone()),
                     trial: Some(trial as i64),

@@ -108,8 +108,13 @@ pub fn classify_tool(
 pub struct GoldGroups {
     /// Every tool named in a gold action, by name.
     pub tools: Vec<ToolClass>,
-    /// Task id → group (its signature).
+    /// Task → group (its signature); the task named as
+    /// [`crate::trajectory::TaskKey::label`] names it (`domain/id` when the
+    /// sources span several domains, else the bare id).
     pub tasks: IndexMap<String, String>,
+    /// Whether the task names in `tasks` are `domain/id`.
+    #[serde(default)]
+    pub qualified: bool,
     /// Group → number of tasks, by group name.
     pub groups: IndexMap<String, usize>,
     /// Where each source's gold actions came from, one sentence each.
@@ -158,8 +163,8 @@ pub fn group_name(signature: &[String]) -> String {
     }
 }
 
-/// Per source: task id → the names of its gold actions.
-type GoldNames = Vec<(String, IndexMap<String, Vec<String>>)>;
+/// Per source: its name, its domain, and task id → the names of its gold actions.
+type GoldNames = Vec<(String, String, IndexMap<String, Vec<String>>)>;
 
 fn task_names(tasks: &[Task]) -> IndexMap<String, Vec<String>> {
     tasks
@@ -183,15 +188,17 @@ pub fn gold_action_groups(
 ) -> Result<GoldGroups, GroupError> {
     let mut gold: GoldNames = Vec::new();
     let mut sources = Vec::new();
+    let unknown = crate::trajectory::UNKNOWN_DOMAIN;
     for (name, r) in files {
+        let domain = crate::tau2::domain(r).unwrap_or_else(|| unknown.to_string());
         match (&r.tasks, tasks) {
             (Some(t), _) if !t.is_empty() => {
                 sources.push(format!("{name}: {} tasks (embedded)", t.len()));
-                gold.push((name.clone(), task_names(t)));
+                gold.push((name.clone(), domain, task_names(t)));
             }
             (_, Some((tn, t))) => {
                 sources.push(format!("{name}: {} tasks (from {tn})", t.len()));
-                gold.push((tn.to_string(), task_names(t)));
+                gold.push((tn.to_string(), domain, task_names(t)));
             }
             _ => {
                 // Recorded action checks name the gold actions of each
@@ -214,24 +221,24 @@ pub fn gold_action_groups(
                     "{name}: {} tasks (from the recorded action checks: no embedded tasks)",
                     m.len()
                 ));
-                gold.push((format!("{name} (recorded checks)"), m));
+                gold.push((format!("{name} (recorded checks)"), domain, m));
             }
         }
     }
     if files.is_empty() {
         if let Some((tn, t)) = tasks {
             sources.push(format!("{tn}: {} tasks", t.len()));
-            gold.push((tn.to_string(), task_names(t)));
+            gold.push((tn.to_string(), unknown.to_string(), task_names(t)));
         }
     }
-    if gold.iter().all(|(_, m)| m.is_empty()) {
+    if gold.iter().all(|(_, _, m)| m.is_empty()) {
         return Err(GroupError::NoTasks);
     }
 
     let recorded = recorded_tool_types(files.iter().map(|(_, r)| *r));
     let mut names: Vec<String> = gold
         .iter()
-        .flat_map(|(_, m)| m.values().flatten().cloned())
+        .flat_map(|(_, _, m)| m.values().flatten().cloned())
         .collect();
     names.sort();
     names.dedup();
@@ -260,10 +267,18 @@ pub fn gold_action_groups(
         group_name(&s)
     };
 
+    let qualified = gold
+        .iter()
+        .any(|(_, d, m)| !m.is_empty() && gold.iter().any(|(_, d2, m2)| !m2.is_empty() && d2 != d));
     let mut task_group: IndexMap<String, (String, String)> = IndexMap::new();
-    for (source, m) in &gold {
+    for (source, domain, m) in &gold {
         for (task, actions) in m {
             let g = writes(actions);
+            let task = &crate::trajectory::TaskKey {
+                domain,
+                task_id: task,
+            }
+            .label(qualified);
             match task_group.get(task) {
                 Some((g0, s0)) if *g0 != g => {
                     return Err(GroupError::Conflict {
@@ -291,6 +306,7 @@ pub fn gold_action_groups(
     Ok(GoldGroups {
         tools,
         tasks,
+        qualified,
         groups,
         sources,
     })
@@ -304,12 +320,20 @@ pub fn assign_groups(
     trajectories
         .iter()
         .map(|t| {
+            let key = t.task_key();
+            // Tasks of a tasks.json alone have no domain: they name the
+            // task in whatever domain the trajectory is.
+            let bare = crate::trajectory::TaskKey {
+                domain: crate::trajectory::UNKNOWN_DOMAIN,
+                task_id: key.task_id,
+            };
             let g = groups
                 .tasks
-                .get(&t.task_id)
+                .get(&key.label(groups.qualified))
+                .or_else(|| groups.tasks.get(&bare.label(groups.qualified)))
                 .ok_or_else(|| GroupError::NoGold {
                     id: t.id.clone(),
-                    task: t.task_id.clone(),
+                    task: key.label(groups.qualified),
                     known: groups.tasks.len(),
                 })?;
             let mut t = t.clone();
@@ -539,6 +563,7 @@ mod tests {
             id: "t9".into(),
             model: "m".into(),
             family: None,
+            domain: None,
             task_id: "9".into(),
             scenario_group: None,
             trial: None,

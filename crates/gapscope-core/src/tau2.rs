@@ -416,7 +416,7 @@ pub fn check(results: &Results, tasks: Option<&[Task]>) -> CheckReport {
 }
 
 /// The domain a file names (`info.environment_info.domain_name`), if any.
-pub fn domain(results: &Results) -> Option<String> {
+pub fn domain<C>(results: &Results<C>) -> Option<String> {
     results
         .info
         .as_ref()?
@@ -485,6 +485,7 @@ pub fn into_trajectories<C: Content>(
     model: &str,
     file: &str,
 ) -> Vec<Trajectory> {
+    let domain = domain(&results);
     results
         .simulations
         .into_iter()
@@ -494,6 +495,7 @@ pub fn into_trajectories<C: Content>(
             id: s.id.unwrap_or_else(|| format!("{file}#{i}")),
             model: model.to_string(),
             family: None,
+            domain: domain.clone(),
             task_id: s.task_id,
             scenario_group: None,
             trial: s.trial,
@@ -540,6 +542,7 @@ pub fn to_trajectories(results: &Results, model: &str, file: &str) -> Vec<Trajec
             id: s.id.clone().unwrap_or_else(|| format!("{file}#{i}")),
             model: model.to_string(),
             family: None,
+            domain: domain(results),
             task_id: s.task_id.clone(),
             scenario_group: None,
             trial: s.trial,

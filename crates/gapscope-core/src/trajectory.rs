@@ -52,6 +52,11 @@ pub struct Trajectory {
     pub model: String,
     #[serde(default)]
     pub family: Option<String>,
+    /// The task set (τ²-bench domain, Inspect task, canonical `domain`);
+    /// task identity is (domain, `task_id`), with `None` read as
+    /// [`UNKNOWN_DOMAIN`] (spec: formats.md, "Task identity").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domain: Option<String>,
     pub task_id: String,
     #[serde(default)]
     pub scenario_group: Option<String>,
@@ -86,7 +91,48 @@ pub struct MessageStats {
     pub tool_errors: usize,
 }
 
+/// The domain of a trajectory whose file names none.
+pub const UNKNOWN_DOMAIN: &str = "unknown";
+
+/// A task's identity: (domain, task id). Airline task `32` and retail task
+/// `32` are different tasks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TaskKey<'a> {
+    pub domain: &'a str,
+    pub task_id: &'a str,
+}
+
+impl TaskKey<'_> {
+    /// How the task is named to a person: the bare id when every task in
+    /// sight is of one domain (`qualified` false), else `domain/id`.
+    pub fn label(&self, qualified: bool) -> String {
+        if qualified {
+            format!("{}/{}", self.domain, self.task_id)
+        } else {
+            self.task_id.to_string()
+        }
+    }
+}
+
+/// Whether the trajectories span more than one domain (then tasks are named
+/// `domain/id`, [`TaskKey::label`]).
+pub fn several_domains(trajectories: &[Trajectory]) -> bool {
+    let mut first: Option<&str> = None;
+    trajectories.iter().any(|t| {
+        let d = t.task_key().domain;
+        *first.get_or_insert(d) != d
+    })
+}
+
 impl Trajectory {
+    /// The task's identity (domain, task id).
+    pub fn task_key(&self) -> TaskKey<'_> {
+        TaskKey {
+            domain: self.domain.as_deref().unwrap_or(UNKNOWN_DOMAIN),
+            task_id: &self.task_id,
+        }
+    }
+
     /// Message counts (from `stats` after a light read).
     pub fn message_stats(&self) -> MessageStats {
         self.stats.unwrap_or_else(|| MessageStats {
@@ -140,6 +186,10 @@ pub struct Corpus {
     /// results that answer no earlier tool call of their trajectory).
     #[serde(default)]
     pub notes: Vec<LineError>,
+    /// What the reader says of the file as a whole (e.g. a τ²-bench file
+    /// that names no domain), one sentence each, without the file name.
+    #[serde(default)]
+    pub warnings: Vec<String>,
 }
 
 /// The note on a trajectory whose tool results answer call ids that no
@@ -298,6 +348,9 @@ impl JsonlLines {
                     corpus.notes.push(LineError { line, message });
                 }
                 let mut t = t;
+                if t.domain.is_none() {
+                    t.domain.clone_from(&self.options.domain);
+                }
                 if self.options.light && self.options.keep.as_deref() != Some(t.id.as_str()) {
                     t.lighten();
                 }
@@ -378,7 +431,7 @@ pub fn read_any(name: &str, text: &str, model: Option<&str>) -> Result<Corpus, S
         }
         Some(TrajectoryFormat::Tau2) => {
             let r = crate::tau2::read_results(text).map_err(|e| e.to_string())?;
-            Ok(tau2_corpus(name, r, model))
+            Ok(tau2_corpus(name, r, model, None))
         }
         Some(TrajectoryFormat::InspectJson) => crate::inspect::read_json(
             name,
@@ -389,6 +442,53 @@ pub fn read_any(name: &str, text: &str, model: Option<&str>) -> Result<Corpus, S
         .map_err(|e| e.to_string()),
         Some(TrajectoryFormat::InspectEval) | None => Err(NOT_TRAJECTORIES.into()),
     }
+}
+
+/// Why each trajectory reader declined a file that gave no trajectory, one
+/// clause per reader (`reader: why`), for the error that names the file
+/// (issue 14: an explicitly named file that yields nothing is an error).
+pub fn readers_declined(bytes: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    if crate::inspect::is_zip(bytes) {
+        out.push("Inspect AI `.eval` log: a zip archive, but no sample in it could be read".into());
+        return out;
+    }
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        out.push("the text readers: not UTF-8 text".into());
+        out.push("Inspect AI `.eval` log: not a zip archive".into());
+        return out;
+    };
+    let text = text.trim_start_matches('\u{feff}');
+    let jsonl = read_jsonl(text);
+    let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+    out.push(match jsonl.skipped.first() {
+        _ if lines == 0 => "canonical JSONL: the file is empty".into(),
+        Some(first) => format!(
+            "canonical JSONL: {} of {lines} non-blank line(s) skipped (first: {first})",
+            jsonl.skipped.len()
+        ),
+        None if jsonl.trajectories.is_empty() => "canonical JSONL: no line is a trajectory".into(),
+        None => "canonical JSONL: read".into(),
+    });
+    let t = text.trim_start();
+    out.push(if t.starts_with('{') || t.starts_with('[') {
+        match crate::tau2::read_results(text) {
+            Err(e) => format!("τ²-bench results: {e}"),
+            Ok(r) if r.simulations.is_empty() => {
+                "τ²-bench results: no simulation (expected an object with a `simulations` list, or a list of simulations)".into()
+            }
+            Ok(_) => "τ²-bench results: read".into(),
+        }
+    } else {
+        "τ²-bench results: not a JSON object or list".into()
+    });
+    out.push(if crate::inspect::looks_like_json_log(t) {
+        "Inspect AI `.json` log: no sample could be read".into()
+    } else {
+        "Inspect AI `.json` log: no top-level `eval` with `version` or `status`".into()
+    });
+    out.push("Inspect AI `.eval` log: not a zip archive".into());
+    out
 }
 
 const NOT_TRAJECTORIES: &str = "not a trajectory file (canonical JSONL, a τ²-bench results file, or an Inspect AI `.eval` or `.json` log)";
@@ -415,6 +515,10 @@ pub struct ReadOptions {
     /// With `light`: the one trajectory whose messages are kept.
     #[serde(default)]
     pub keep: Option<String>,
+    /// The domain of trajectories whose file names none (a bare τ²-bench
+    /// list, canonical lines without `domain`).
+    #[serde(default)]
+    pub domain: Option<String>,
 }
 
 /// Read a trajectory file of any format from its bytes (Inspect `.eval` logs
@@ -462,7 +566,11 @@ fn read_any_bytes_full(name: &str, bytes: &[u8], options: &ReadOptions) -> Resul
         // skipped by the parser (they would be dropped at once).
         Some(TrajectoryFormat::Tau2) if options.light && options.keep.is_none() => {
             let r = crate::tau2::read_results_light(text).map_err(|e| e.to_string())?;
-            Ok(tau2_corpus(name, r, model))
+            Ok(tau2_corpus(name, r, model, options.domain.as_deref()))
+        }
+        Some(TrajectoryFormat::Tau2) => {
+            let r = crate::tau2::read_results(text).map_err(|e| e.to_string())?;
+            Ok(tau2_corpus(name, r, model, options.domain.as_deref()))
         }
         _ => read_any(name, text, model),
     }
@@ -474,7 +582,23 @@ fn tau2_corpus<C: crate::tau2::Content>(
     name: &str,
     r: crate::tau2::Results<C>,
     model: Option<&str>,
+    domain: Option<&str>,
 ) -> Corpus {
+    let mut warnings = Vec::new();
+    let mut r = r;
+    if crate::tau2::domain(&r).is_none() {
+        match domain {
+            Some(d) => {
+                let info = r.info.get_or_insert_with(Default::default);
+                info.environment_info = Some(crate::tau2::EnvironmentInfo {
+                    domain_name: Some(d.to_string()),
+                });
+            }
+            None => warnings.push(format!(
+                "names no domain (no `info.environment_info.domain_name`): its tasks are taken to be of domain `{UNKNOWN_DOMAIN}`, so they match only other `{UNKNOWN_DOMAIN}` tasks; give the domain (--domain)"
+            )),
+        }
+    }
     let stem = name
         .rsplit('/')
         .next()
@@ -486,6 +610,7 @@ fn tau2_corpus<C: crate::tau2::Content>(
         .unwrap_or_else(|| stem.to_string());
     Corpus {
         trajectories: crate::tau2::into_trajectories(r, &m, name),
+        warnings,
         ..Corpus::default()
     }
 }
@@ -667,7 +792,7 @@ pub struct OperationProfile {
 }
 
 /// The mean of a trajectory's applicable labels for one operation.
-fn label_mean(labels: &[Option<f64>]) -> Option<f64> {
+pub fn label_mean(labels: &[Option<f64>]) -> Option<f64> {
     let v: Vec<f64> = labels.iter().flatten().copied().collect();
     crate::stats::mean(&v)
 }
@@ -686,37 +811,38 @@ pub fn operation_profile(
     .into_iter()
     .cloned()
     .collect();
-    let all_tasks: Vec<String> = crate::crossval::distinct_in_order(
-        &trajectories
-            .iter()
-            .map(|t| t.task_id.clone())
-            .collect::<Vec<_>>(),
-    )
-    .into_iter()
-    .cloned()
-    .collect();
-    let tasks: Vec<String> = if options.all_tasks {
+    // Tasks are (domain, task id): airline `32` is not retail `32`.
+    let mut all_tasks: Vec<TaskKey<'_>> = Vec::new();
+    let mut seen_tasks: std::collections::HashSet<TaskKey<'_>> = Default::default();
+    for t in trajectories {
+        if seen_tasks.insert(t.task_key()) {
+            all_tasks.push(t.task_key());
+        }
+    }
+    let tasks: Vec<TaskKey<'_>> = if options.all_tasks {
         all_tasks
     } else {
         // Models per task, counted once per (model, task) pair.
-        let pairs: std::collections::HashSet<(&str, &str)> = trajectories
+        let pairs: std::collections::HashSet<(&str, TaskKey<'_>)> = trajectories
             .iter()
-            .map(|t| (t.model.as_str(), t.task_id.as_str()))
+            .map(|t| (t.model.as_str(), t.task_key()))
             .collect();
-        let mut per_task: std::collections::HashMap<&str, usize> = Default::default();
+        let mut per_task: std::collections::HashMap<TaskKey<'_>, usize> = Default::default();
         for (_, task) in &pairs {
-            *per_task.entry(task).or_default() += 1;
+            *per_task.entry(*task).or_default() += 1;
         }
         all_tasks
             .into_iter()
-            .filter(|task| per_task.get(task.as_str()) == Some(&models.len()))
+            .filter(|task| per_task.get(task) == Some(&models.len()))
             .collect()
     };
-    let task_set: std::collections::HashSet<&str> = tasks.iter().map(String::as_str).collect();
+    let task_set: std::collections::HashSet<TaskKey<'_>> = tasks.iter().copied().collect();
     let used: Vec<&Trajectory> = trajectories
         .iter()
-        .filter(|t| task_set.contains(t.task_id.as_str()))
+        .filter(|t| task_set.contains(&t.task_key()))
         .collect();
+    let qualified = several_domains(trajectories);
+    let tasks: Vec<String> = tasks.iter().map(|k| k.label(qualified)).collect();
     let operations = options.operations.clone().unwrap_or_else(|| {
         let mut seen: Vec<String> = Vec::new();
         for t in trajectories {

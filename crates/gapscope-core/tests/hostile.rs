@@ -110,7 +110,7 @@ fn the_join_names_the_note_and_an_unreadable_trajectory_file() {
         .to_string();
     assert!(
         e.starts_with(
-            "t.jsonl: no trajectory could be read (1 line(s) skipped; first: line 1: column "
+            "t.jsonl: no trajectory could be read; each reader declined it: canonical JSONL: 1 of 1 non-blank line(s) skipped (first: line 1: column 13: invalid type: integer `1`, expected a string); τ²-bench results: "
         ),
         "{e}"
     );
