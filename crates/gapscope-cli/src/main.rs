@@ -2,6 +2,7 @@
 //! added to core errors here, at the edge; every number comes from the core.
 
 mod evidence;
+mod input;
 mod runtime;
 mod trajectories;
 
@@ -550,8 +551,7 @@ fn run(command: Command) -> Result<String, String> {
         } => {
             let tasks = match &tasks {
                 Some(p) => {
-                    let text =
-                        std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+                    let text = input::read_input_text(p, input::MAX_INPUT_BYTES)?;
                     Some(tau2::read_tasks(&text).map_err(|e| format!("{}: {e}", p.display()))?)
                 }
                 None => None,
@@ -561,8 +561,7 @@ fn run(command: Command) -> Result<String, String> {
             let mut all = Vec::new();
             let (mut n, mut m) = (0, 0);
             for path in &files {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                let text = input::read_input_text(path, input::MAX_INPUT_BYTES)?;
                 let results =
                     tau2::read_results(&text).map_err(|e| format!("{}: {e}", path.display()))?;
                 let r = tau2::check(&results, tasks.as_deref());
@@ -696,7 +695,7 @@ fn read_corpus(
         keep: None,
     };
     for path in paths {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = input::read_input_file(path, input::MAX_INPUT_BYTES)?;
         let name = path.display().to_string();
         let c = read_any_bytes(&name, &bytes, &options).map_err(|e| {
             // Inspect errors name the member or the file already.
@@ -744,7 +743,7 @@ fn read_corpus(
         eprintln!("{n} trajectories renamed");
     }
     if let Some(path) = labels {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = input::read_input_text(path, input::MAX_INPUT_BYTES)?;
         apply_label_csv(&mut corpus, &text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(corpus)
@@ -760,7 +759,7 @@ fn read_files(
 ) -> Result<(ProfileTable, Vec<(String, Vec<u8>)>), String> {
     let mut files = Vec::new();
     for path in paths {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = input::read_input_file(path, input::MAX_INPUT_BYTES)?;
         files.push((path.display().to_string(), bytes));
     }
     let (table, join) =
