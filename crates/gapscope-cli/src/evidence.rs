@@ -72,7 +72,7 @@ pub enum EvidenceCommand {
     },
 }
 
-fn read(path: &PathBuf) -> Result<String, String> {
+fn read(path: &std::path::Path) -> Result<String, String> {
     Ok(crate::input::read_input_text(
         path,
         crate::input::MAX_INPUT_BYTES,

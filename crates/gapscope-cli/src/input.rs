@@ -37,9 +37,9 @@ pub enum InputError {
 
 /// `4294967296 bytes (4 GiB)`; `3145728 bytes (3 MiB)`; `9 bytes`.
 fn bytes(n: u64) -> String {
-    if n >= 1 << 30 && n % (1 << 30) == 0 {
+    if n >= 1 << 30 && n.is_multiple_of(1 << 30) {
         format!("{n} bytes ({} GiB)", n >> 30)
-    } else if n >= 1 << 20 && n % (1 << 20) == 0 {
+    } else if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
         format!("{n} bytes ({} MiB)", n >> 20)
     } else {
         format!("{n} bytes")
