@@ -298,3 +298,21 @@ fn declared_sizes_beyond_the_limits_are_refused_before_decompressing() {
     assert_eq!(c.trajectories.len(), 1);
     assert!(c.skipped.is_empty(), "{:?}", c.skipped);
 }
+
+/// An entry whose compressed size reaches past the end of the file (the
+/// central directory's size patched): refused, located.
+#[test]
+fn an_entry_running_past_the_end_of_the_file_is_refused() {
+    let h = Member::stored("header.json", HEADER.as_bytes());
+    let mut bytes = zip(&[h], &[]);
+    let cd = bytes.windows(4).position(|w| w == b"PK\x01\x02").unwrap();
+    bytes[cd + 20..cd + 24].copy_from_slice(&1_000_000u32.to_le_bytes());
+    let e = read(&bytes).unwrap_err();
+    assert_eq!(
+        e,
+        format!(
+            "not a readable zip archive: entry `header.json`: its 1000000 compressed bytes from byte 41 run past the end of the file ({} bytes)",
+            bytes.len()
+        )
+    );
+}
