@@ -72,8 +72,11 @@ pub enum EvidenceCommand {
     },
 }
 
-fn read(path: &PathBuf) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+fn read(path: &std::path::Path) -> Result<String, String> {
+    Ok(crate::input::read_input_text(
+        path,
+        crate::input::MAX_INPUT_BYTES,
+    )?)
 }
 
 pub fn run(command: EvidenceCommand) -> Result<String, String> {

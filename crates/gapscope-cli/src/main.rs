@@ -2,6 +2,7 @@
 //! added to core errors here, at the edge; every number comes from the core.
 
 mod evidence;
+mod input;
 mod runtime;
 mod trajectories;
 
@@ -587,8 +588,7 @@ fn run(command: Command) -> Result<String, String> {
         } => {
             let tasks = match &tasks {
                 Some(p) => {
-                    let text =
-                        std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+                    let text = input::read_input_text(p, input::MAX_INPUT_BYTES)?;
                     Some(tau2::read_tasks(&text).map_err(|e| format!("{}: {e}", p.display()))?)
                 }
                 None => None,
@@ -598,8 +598,7 @@ fn run(command: Command) -> Result<String, String> {
             let mut all = Vec::new();
             let (mut n, mut m) = (0, 0);
             for path in &files {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                let text = input::read_input_text(path, input::MAX_INPUT_BYTES)?;
                 let results =
                     tau2::read_results(&text).map_err(|e| format!("{}: {e}", path.display()))?;
                 let r = tau2::check(&results, tasks.as_deref());
@@ -722,8 +721,12 @@ fn read_corpus(
 ) -> Result<Corpus, String> {
     let mut reads = Vec::new();
     for path in paths.iter().map(PathBuf::as_path).chain(labels) {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = input::read_input_file(path, input::MAX_INPUT_BYTES)?;
         let name = path.display().to_string();
+        let is_labels = labels == Some(path);
+        // Why each reader declined a file given as trajectories that none reads.
+        let declined = (!is_labels && gapscope_core::trajectory::detect_bytes(&bytes).is_none())
+            .then(|| readers_declined(&bytes));
         let read = read_file(
             InputFile::Bytes(name.clone(), bytes.into()),
             options,
@@ -731,7 +734,6 @@ fn read_corpus(
             false,
         )
         .map_err(|e| e.to_string())?;
-        let is_labels = labels == Some(path);
         match &read.content {
             FileContent::Trajectories(c) if !is_labels => {
                 for e in c.skipped.iter().take(20) {
@@ -760,7 +762,7 @@ fn read_corpus(
             _ => {
                 return Err(format!(
                     "{name}: no trajectory could be read; each reader declined it: {}",
-                    readers_declined(&bytes_of(path)?).join("; ")
+                    declined.unwrap_or_default().join("; ")
                 ))
             }
         }
@@ -792,10 +794,6 @@ fn parse_scorer(scorer: Option<&str>) -> Result<gapscope_core::inspect::ScoreCho
     }
 }
 
-fn bytes_of(path: &std::path::Path) -> Result<Vec<u8>, String> {
-    std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
-}
-
 /// Read the files and join them (one file: read as it is). Returns the table
 /// and each file's name and bytes (for the manifest); join notes go to stderr.
 #[allow(clippy::type_complexity)]
@@ -806,7 +804,7 @@ fn read_files(
 ) -> Result<(ProfileTable, Vec<(String, Vec<u8>)>), String> {
     let mut files = Vec::new();
     for path in paths {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = input::read_input_file(path, input::MAX_INPUT_BYTES)?;
         files.push((path.display().to_string(), bytes));
     }
     let (table, join) =

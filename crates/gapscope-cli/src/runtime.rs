@@ -186,7 +186,7 @@ pub fn run(command: RuntimeCommand) -> Result<String, String> {
             tools_arg(&mut settings, &listing_tools, true)?;
             tools_arg(&mut settings, &inspect_tools, false)?;
             let shown = episodes.display().to_string();
-            let text = std::fs::read_to_string(&episodes).map_err(|e| format!("{shown}: {e}"))?;
+            let text = crate::input::read_input_text(&episodes, crate::input::MAX_INPUT_BYTES)?;
             let report = runtime::analyze(&text, &settings).map_err(|e| format!("{shown}: {e}"))?;
             for e in report.skipped.iter().take(20) {
                 eprintln!("{shown}: {e} (skipped)");

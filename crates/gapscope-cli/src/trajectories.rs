@@ -9,6 +9,8 @@ use gapscope_core::task_groups::{assign_groups, gold_action_groups, ToolOverride
 use gapscope_core::tau2;
 use gapscope_core::trajectory::{detect, Corpus, TrajectoryFormat};
 
+use crate::input::{read_input_text, InputError, MAX_INPUT_BYTES};
+
 /// Where the scenario groups of `gapscope stability` come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum GroupsArg {
@@ -34,7 +36,7 @@ pub fn gold_action_corpus(
 ) -> Result<(), String> {
     let tasks = match tasks {
         Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            let text = read_input_text(p, MAX_INPUT_BYTES)?;
             let t = tau2::read_tasks(&text).map_err(|e| format!("{}: {e}", p.display()))?;
             Some((p.display().to_string(), t))
         }
@@ -42,8 +44,10 @@ pub fn gold_action_corpus(
     };
     let mut files = Vec::new();
     for p in paths {
-        let Ok(text) = std::fs::read_to_string(p) else {
-            continue; // binary (an Inspect .eval): no gold actions
+        let text = match read_input_text(p, MAX_INPUT_BYTES) {
+            Ok(text) => text,
+            Err(InputError::NotUtf8 { .. }) => continue, // binary (an Inspect .eval): no gold actions
+            Err(e) => return Err(e.into()),
         };
         if detect(&text) == Some(TrajectoryFormat::Tau2) {
             let r = tau2::read_results(&text).map_err(|e| format!("{}: {e}", p.display()))?;

@@ -9,9 +9,17 @@
 //!   `attachments`, `events_data`, summaries and reductions are never read;
 //!   serde skips them without building values), `scores`, `error`, `limit`,
 //!   the last `output.choices[0].stop_reason`.
-//! - **Compression.** Members are deflate (zip method 8, read by the `zip`
-//!   crate through miniz_oxide) or zstd (method 93; the raw member bytes are
-//!   decoded by `ruzstd`, pure Rust, every frame of a multi-frame member).
+//! - **Compression.** Members are stored, deflate (zip method 8, flate2
+//!   through miniz_oxide) or zstd (method 93, `ruzstd`, pure Rust, every frame
+//!   of a multi-frame member); the `zip` crate only reads the directory.
+//! - **Limits** (docs/limits.md): entries whose bytes overlap are refused;
+//!   the members read (header and samples; nothing else is decompressed) may
+//!   declare at most [`MAX_MEMBER_BYTES`] each, [`MAX_RATIO`]:1 and
+//!   [`MAX_TOTAL_BYTES`] in all, checked before decompressing. Each member is
+//!   then decoded streaming, up to one byte past its declared size (a zstd
+//!   frame's own content size is checked, never allocated), into a buffer
+//!   grown as data arrives, and its size and CRC-32 are checked: a member
+//!   that fails is refused in the header, skipped (and said) in a sample.
 //! - **Reward.** One scorer (default: the first of the header's
 //!   `results.scores`; a headerless log: the first key of the first scored
 //!   sample's `scores`), and for a dict-valued score one key (default: its
@@ -155,6 +163,34 @@ pub enum InspectError {
     NoHeader(String),
     #[error("scorer `{given}` is not in this log (available: {available})")]
     UnknownScorer { given: String, available: String },
+    #[error("entries `{first}` (bytes {first_start}–{first_end}) and `{second}` (from byte {second_start}) overlap: an archive whose entries share bytes is refused (a zip bomb)")]
+    Overlap {
+        first: String,
+        first_start: u64,
+        first_end: u64,
+        second: String,
+        second_start: u64,
+    },
+    #[error("{entry}: declares {size} bytes decompressed, more than the {limit} bytes ({} GiB) read from one member", .limit >> 30)]
+    MemberTooLarge {
+        entry: String,
+        size: u64,
+        limit: u64,
+    },
+    #[error("{entry}: declares {size} bytes decompressed from {compressed} compressed ({ratio}:1), more than the {limit}:1 read")]
+    Ratio {
+        entry: String,
+        size: u64,
+        compressed: u64,
+        ratio: u64,
+        limit: u64,
+    },
+    #[error("the {count} members read (header and samples) declare {total} bytes decompressed in all, more than the {limit} bytes ({} GiB) read from one log", .limit >> 30)]
+    TotalTooLarge {
+        count: usize,
+        total: u64,
+        limit: u64,
+    },
 }
 
 // ---- the parts of a log that are read (everything else is skipped) ----
@@ -377,72 +413,261 @@ fn parse<T: serde::de::DeserializeOwned>(entry: &str, bytes: &[u8]) -> Result<T,
 /// The largest member (uncompressed) read into memory.
 pub const MAX_MEMBER_BYTES: u64 = 1 << 30;
 
-/// Decode every zstd frame of a member (multi-frame members are written for
-/// large samples) into exactly `size` bytes.
-fn zstd_decode(entry: &str, raw: &[u8], size: u64) -> Result<Vec<u8>, InspectError> {
+/// The largest ratio of a member's declared size to its compressed size
+/// (checked for members declaring more than [`RATIO_FLOOR`]).
+pub const MAX_RATIO: u64 = 1000;
+
+/// Members up to this size (declared) may have any compression ratio.
+pub const RATIO_FLOOR: u64 = 1 << 20;
+
+/// The most bytes decompressed from one log, all members read together.
+pub const MAX_TOTAL_BYTES: u64 = 4 << 30;
+
+/// The largest zstd window accepted (ruzstd's default; a frame asking more
+/// is not decoded). Inspect's writer uses a few MiB.
+pub const MAX_ZSTD_WINDOW: u64 = 128 << 20;
+
+/// What the central directory says of one entry.
+struct EntryInfo {
+    name: String,
+    method: zip::CompressionMethod,
+    encrypted: bool,
+    compressed: u64,
+    size: u64,
+    crc: u32,
+    header_start: u64,
+    data_start: u64,
+}
+
+/// Every entry of the archive, located; entries whose bytes overlap (two
+/// names for the same data: the classic zip bomb) or run past the end are
+/// refused.
+fn directory(
+    archive: &mut zip::ZipArchive<Cursor<&[u8]>>,
+    len: u64,
+) -> Result<Vec<EntryInfo>, InspectError> {
+    let mut entries = Vec::with_capacity(archive.len());
+    for i in 0..archive.len() {
+        let f = archive
+            .by_index_raw(i)
+            .map_err(|e| InspectError::Zip(format!("member {i}: {e}")))?;
+        entries.push(EntryInfo {
+            name: f.name().to_string(),
+            method: f.compression(),
+            encrypted: f.encrypted(),
+            compressed: f.compressed_size(),
+            size: f.size(),
+            crc: f.crc32(),
+            header_start: f.header_start(),
+            data_start: f.data_start(),
+        });
+    }
+    for e in &entries {
+        let end = e.data_start.checked_add(e.compressed);
+        if end.is_none_or(|end| end > len) {
+            return Err(InspectError::Zip(format!(
+                "entry `{}`: its {} compressed bytes from byte {} run past the end of the file ({len} bytes)",
+                e.name, e.compressed, e.data_start
+            )));
+        }
+    }
+    let mut order: Vec<&EntryInfo> = entries.iter().collect();
+    order.sort_by_key(|e| (e.header_start, e.data_start));
+    for w in order.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let a_end = a.data_start + a.compressed;
+        if b.header_start < a_end {
+            return Err(InspectError::Overlap {
+                first: a.name.clone(),
+                first_start: a.header_start,
+                first_end: a_end,
+                second: b.name.clone(),
+                second_start: b.header_start,
+            });
+        }
+    }
+    Ok(entries)
+}
+
+/// The limits on what the members to be read declare, before any is
+/// decompressed: each at most [`MAX_MEMBER_BYTES`] and [`MAX_RATIO`]:1, all
+/// together at most [`MAX_TOTAL_BYTES`]. A member is then decoded up to its
+/// declared size and no further, so these bound what is decompressed.
+fn check_limits(entries: &[&EntryInfo]) -> Result<(), InspectError> {
+    let mut total: u64 = 0;
+    for e in entries {
+        if e.size > MAX_MEMBER_BYTES {
+            return Err(InspectError::MemberTooLarge {
+                entry: e.name.clone(),
+                size: e.size,
+                limit: MAX_MEMBER_BYTES,
+            });
+        }
+        if e.size > RATIO_FLOOR && e.size > MAX_RATIO.saturating_mul(e.compressed) {
+            return Err(InspectError::Ratio {
+                entry: e.name.clone(),
+                size: e.size,
+                compressed: e.compressed,
+                ratio: e.size / e.compressed.max(1),
+                limit: MAX_RATIO,
+            });
+        }
+        total = total.saturating_add(e.size);
+    }
+    if total > MAX_TOTAL_BYTES {
+        return Err(InspectError::TotalTooLarge {
+            count: entries.len(),
+            total,
+            limit: MAX_TOTAL_BYTES,
+        });
+    }
+    Ok(())
+}
+
+/// The decoded bytes of a zstd member: every frame in turn (multi-frame
+/// members are written for large samples), skippable frames skipped, each
+/// frame's declared content size checked against what it holds but never
+/// used to allocate.
+struct ZstdFrames<'a> {
+    input: &'a [u8],
+    frame: Option<ruzstd::decoding::StreamingDecoder<&'a [u8], ruzstd::decoding::FrameDecoder>>,
+    produced: u64,
+}
+
+impl Read for ZstdFrames<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        use ruzstd::decoding::errors::{FrameDecoderError, ReadFrameHeaderError};
+        loop {
+            if let Some(f) = self.frame.as_mut() {
+                let n = f.read(buf)?;
+                if n > 0 || buf.is_empty() {
+                    self.produced += n as u64;
+                    return Ok(n);
+                }
+                let Some(f) = self.frame.take() else {
+                    return Ok(0);
+                };
+                let declared = f.decoder.content_size();
+                // 0: no size in the header (ruzstd reports it as 0).
+                if declared != 0 && declared != self.produced {
+                    return Err(std::io::Error::other(format!(
+                        "a zstd frame declares {declared} bytes and holds {}",
+                        self.produced
+                    )));
+                }
+                self.input = f.into_inner();
+            }
+            if self.input.is_empty() {
+                return Ok(0);
+            }
+            let mut decoder = ruzstd::decoding::FrameDecoder::new();
+            decoder.set_max_window_size(MAX_ZSTD_WINDOW);
+            match ruzstd::decoding::StreamingDecoder::new_with_decoder(self.input, decoder) {
+                Ok(f) => {
+                    self.frame = Some(f);
+                    self.produced = 0;
+                }
+                Err(FrameDecoderError::ReadFrameHeaderError(ReadFrameHeaderError::SkipFrame {
+                    length,
+                    ..
+                })) => {
+                    self.input = self.input.get(8 + length as usize..).ok_or_else(|| {
+                        std::io::Error::other("a skippable zstd frame runs past the member")
+                    })?;
+                }
+                Err(e) => return Err(std::io::Error::other(e)),
+            }
+        }
+    }
+}
+
+/// Read one member (stored, deflate or zstd) through a streaming decoder, at
+/// most one byte past its declared size, into a buffer grown as data arrives;
+/// then check the size and the CRC-32 its entry declares.
+fn member(bytes: &[u8], e: &EntryInfo) -> Result<Vec<u8>, InspectError> {
     let err = |message: String| InspectError::Entry {
-        entry: entry.to_string(),
+        entry: e.name.clone(),
         message,
     };
-    if size > MAX_MEMBER_BYTES {
+    if e.encrypted {
+        return Err(err("the member is encrypted (not read)".into()));
+    }
+    // `directory` checked that the range lies in the file.
+    let raw = usize::try_from(e.data_start)
+        .ok()
+        .zip(usize::try_from(e.data_start + e.compressed).ok())
+        .and_then(|(a, b)| bytes.get(a..b))
+        .ok_or_else(|| err("the member's data lies outside the file".into()))?;
+    let (mut reader, kind): (Box<dyn Read + '_>, &str) = match e.method {
+        zip::CompressionMethod::Stored => (Box::new(raw), "stored"),
+        zip::CompressionMethod::Deflated => {
+            (Box::new(flate2::read::DeflateDecoder::new(raw)), "deflate")
+        }
+        zip::CompressionMethod::ZSTD => (
+            Box::new(ZstdFrames {
+                input: raw,
+                frame: None,
+                produced: 0,
+            }),
+            "zstd",
+        ),
+        other => {
+            return Err(err(format!(
+                "compression method {other} is not read (expected deflate 8 or zstd 93)"
+            )))
+        }
+    };
+    // One byte past the declared size tells a member that goes on.
+    let limit = usize::try_from(e.size.saturating_add(1)).unwrap_or(usize::MAX);
+    let mut out: Vec<u8> = Vec::new();
+    let mut chunk = vec![0u8; 64 << 10];
+    loop {
+        let room = limit - out.len();
+        if room == 0 {
+            break;
+        }
+        let want = room.min(chunk.len());
+        let n = match reader.read(&mut chunk[..want]) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(x) if x.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(x) => return Err(err(format!("{kind} data could not be decoded: {x}"))),
+        };
+        if out.capacity() - out.len() < n {
+            // Double, but never past the limit.
+            let grow = out.capacity().max(n).max(64 << 10).min(limit - out.len());
+            out.try_reserve_exact(grow).map_err(|_| {
+                err(format!(
+                    "out of memory decompressing the member ({} bytes could not be allocated)",
+                    out.len() + grow
+                ))
+            })?;
+        }
+        out.extend_from_slice(&chunk[..n]);
+    }
+    if out.len() as u64 > e.size {
         return Err(err(format!(
-            "member of {size} bytes is larger than the {MAX_MEMBER_BYTES} bytes read"
+            "decompresses to more than the {} bytes its entry declares",
+            e.size
         )));
     }
-    let mut out = Vec::with_capacity(usize::try_from(size).unwrap_or(usize::MAX));
-    ruzstd::decoding::FrameDecoder::new()
-        .decode_all_to_vec(raw, &mut out)
-        .map_err(|e| err(format!("zstd data could not be decoded: {e}")))?;
-    if out.len() as u64 != size {
+    if (out.len() as u64) < e.size {
         return Err(err(format!(
-            "zstd data decoded to {} bytes, the archive says {size}",
-            out.len()
+            "decompresses to {} bytes, its entry declares {}",
+            out.len(),
+            e.size
+        )));
+    }
+    let mut crc = flate2::Crc::new();
+    crc.update(&out);
+    if crc.sum() != e.crc {
+        return Err(err(format!(
+            "the decompressed data's CRC-32 is {:08x}, its entry declares {:08x}: the member is damaged",
+            crc.sum(),
+            e.crc
         )));
     }
     Ok(out)
-}
-
-/// Read one member's bytes (stored, deflate or zstd).
-fn member(
-    archive: &mut zip::ZipArchive<Cursor<&[u8]>>,
-    index: usize,
-) -> Result<(String, Vec<u8>), InspectError> {
-    let mut f = archive
-        .by_index_raw(index)
-        .map_err(|e| InspectError::Zip(format!("member {index}: {e}")))?;
-    let name = f.name().to_string();
-    let size = f.size();
-    let method = f.compression();
-    let err = |message: String| InspectError::Entry {
-        entry: name.clone(),
-        message,
-    };
-    if method == zip::CompressionMethod::ZSTD {
-        let mut raw = Vec::new();
-        f.read_to_end(&mut raw)
-            .map_err(|e| err(format!("reading the zstd member: {e}")))?;
-        drop(f);
-        let out = zstd_decode(&name, &raw, size)?;
-        return Ok((name, out));
-    }
-    drop(f);
-    if method != zip::CompressionMethod::Deflated && method != zip::CompressionMethod::Stored {
-        return Err(err(format!(
-            "compression method {method} is not read (expected deflate 8 or zstd 93)"
-        )));
-    }
-    if size > MAX_MEMBER_BYTES {
-        return Err(err(format!(
-            "member of {size} bytes is larger than the {MAX_MEMBER_BYTES} bytes read"
-        )));
-    }
-    let mut f = archive
-        .by_index(index)
-        .map_err(|e| err(format!("cannot open the member: {e}")))?;
-    let mut out = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
-    f.read_to_end(&mut out)
-        .map_err(|e| err(format!("cannot decompress the member: {e}")))?;
-    Ok((name, out))
 }
 
 /// Is this a zip archive (local file header magic)?
@@ -761,29 +986,40 @@ pub fn read_eval(
 ) -> Result<Corpus, InspectError> {
     let mut archive =
         zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| InspectError::Zip(e.to_string()))?;
-    let names: Vec<String> = archive.file_names().map(str::to_string).collect();
+    let entries = directory(&mut archive, bytes.len() as u64)?;
+    drop(archive);
     let header_name = ["header.json", "_journal/start.json"]
         .into_iter()
-        .find(|n| names.iter().any(|x| x == n))
+        .find(|n| entries.iter().any(|x| x.name == *n))
         .ok_or_else(|| {
-            InspectError::NoHeader(names.iter().take(5).cloned().collect::<Vec<_>>().join(", "))
+            InspectError::NoHeader(
+                entries
+                    .iter()
+                    .take(5)
+                    .map(|e| e.name.clone())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            )
         })?;
+    // Only the header and the samples are decompressed (and counted).
+    let read: Vec<&EntryInfo> = entries
+        .iter()
+        .filter(|e| e.name == header_name || sample_member(&e.name))
+        .collect();
+    check_limits(&read)?;
     let mut header: Option<Header> = None;
     let mut samples = Vec::new();
     let mut skipped: Vec<LineError> = Vec::new();
     let mut chunked = Vec::new();
-    for i in 0..archive.len() {
-        let name = archive
-            .name_for_index(i)
-            .map(str::to_string)
-            .unwrap_or_default();
-        if name == header_name {
-            let (n, b) = member(&mut archive, i)?;
-            let h: Header = parse(&n, &b)?;
-            check_version(&n, h.version)?;
+    for e in &entries {
+        let name = &e.name;
+        if *name == header_name {
+            let b = member(bytes, e)?;
+            let h: Header = parse(name, &b)?;
+            check_version(name, h.version)?;
             header = Some(h);
-        } else if sample_member(&name) {
-            match member(&mut archive, i).and_then(|(n, b)| parse::<Sample>(&n, &b)) {
+        } else if sample_member(name) {
+            match member(bytes, e).and_then(|b| parse::<Sample>(name, &b)) {
                 Ok(s) => samples.push(s),
                 Err(e) => skipped.push(LineError {
                     line: 0,
@@ -791,7 +1027,7 @@ pub fn read_eval(
                 }),
             }
         } else if name.starts_with("samples/") && name.ends_with("/sample.json") {
-            chunked.push(name);
+            chunked.push(name.clone());
         }
     }
     if !chunked.is_empty() {

@@ -487,10 +487,11 @@ fn broken_members_are_located_and_the_rest_read() {
 }
 
 /// Rewrite stored members as zstd (method 93): compress each member's bytes as
-/// `frames` concatenated frames, write them as stored, then set the method and
-/// the uncompressed size in the local and central headers by hand.
+/// `frames` concatenated frames, write them as stored, then set the method,
+/// the uncompressed size and the CRC-32 of the uncompressed bytes in the local
+/// and central headers by hand.
 fn zstd_zip(entries: &[(String, Vec<u8>)], frames: usize) -> Vec<u8> {
-    let compressed: Vec<(String, Vec<u8>, u32)> = entries
+    let compressed: Vec<(String, Vec<u8>, u32, u32)> = entries
         .iter()
         .map(|(n, b)| {
             let chunk = b.len().div_ceil(frames).max(1);
@@ -501,13 +502,15 @@ fn zstd_zip(entries: &[(String, Vec<u8>)], frames: usize) -> Vec<u8> {
                     ruzstd::encoding::CompressionLevel::Fastest,
                 ));
             }
-            (n.clone(), z, b.len() as u32)
+            let mut crc = flate2::Crc::new();
+            crc.update(b);
+            (n.clone(), z, b.len() as u32, crc.sum())
         })
         .collect();
     let mut zip = stored_zip(
         &compressed
             .iter()
-            .map(|(n, z, _)| (n.clone(), z.clone()))
+            .map(|(n, z, _, _)| (n.clone(), z.clone()))
             .collect::<Vec<_>>(),
     );
     let find_all = |zip: &[u8], sig: &[u8]| -> Vec<usize> {
@@ -517,10 +520,12 @@ fn zstd_zip(entries: &[(String, Vec<u8>)], frames: usize) -> Vec<u8> {
     };
     for (k, at) in find_all(&zip, b"PK\x03\x04").into_iter().enumerate() {
         zip[at + 8..at + 10].copy_from_slice(&93u16.to_le_bytes());
+        zip[at + 14..at + 18].copy_from_slice(&compressed[k].3.to_le_bytes());
         zip[at + 22..at + 26].copy_from_slice(&compressed[k].2.to_le_bytes());
     }
     for (k, at) in find_all(&zip, b"PK\x01\x02").into_iter().enumerate() {
         zip[at + 10..at + 12].copy_from_slice(&93u16.to_le_bytes());
+        zip[at + 16..at + 20].copy_from_slice(&compressed[k].3.to_le_bytes());
         zip[at + 24..at + 28].copy_from_slice(&compressed[k].2.to_le_bytes());
     }
     zip
