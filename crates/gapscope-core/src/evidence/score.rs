@@ -389,7 +389,7 @@ impl<'a> Scorer<'a> {
                 a.result
                     .get(&r.field)
                     .cloned()
-                    .ok_or_else(|| format!("the result of {} has no field `{}`", r.action, r.field))
+                    .ok_or_else(|| format!("{} returned no field `{}`", r.action, r.field))
             }
         }
     }

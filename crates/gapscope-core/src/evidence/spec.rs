@@ -146,8 +146,11 @@ pub struct ActionSpec {
     pub args: IndexMap<String, Arg>,
     pub requires: Vec<String>,
     pub after: Vec<String>,
-    /// Result fields the action returns (what a `ref` may name).
-    pub returns: Vec<String>,
+    /// Result fields the action returns (what a `ref` may name); `None`
+    /// when the case does not say (addendum §1: `returns` is optional, and a
+    /// `ref` to a field the result lacks fails at scoring instead).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub returns: Option<Vec<String>>,
 }
 
 impl ActionSpec {
@@ -277,7 +280,7 @@ struct RawAction {
     #[serde(default)]
     after: Vec<String>,
     #[serde(default)]
-    returns: Vec<String>,
+    returns: Option<Vec<String>>,
     #[serde(default)]
     #[allow(dead_code)]
     description: Option<String>,
@@ -491,8 +494,11 @@ impl Validator {
             }
             action_ids.push(&a.id);
         }
-        let returns = |id: &str| -> Option<&Vec<String>> {
-            raw.actions.iter().find(|a| a.id == id).map(|a| &a.returns)
+        let returns = |id: &str| -> Option<Option<&Vec<String>>> {
+            raw.actions
+                .iter()
+                .find(|a| a.id == id)
+                .map(|a| a.returns.as_ref())
         };
         let check_ref = |field: &str, r: &RefSpec| -> Result<(), EvidenceError> {
             let Some(ret) = returns(&r.action) else {
@@ -505,7 +511,10 @@ impl Validator {
                     ),
                 ));
             };
-            if !ret.contains(&r.field) {
+            // Without `returns` the field is checked at scoring (addendum §1);
+            // a present `returns`, even `[]`, keeps the load-time check.
+            if ret.is_some_and(|ret| !ret.contains(&r.field)) {
+                let ret = ret.map_or(&[][..], Vec::as_slice);
                 let ret: Vec<&str> = ret.iter().map(String::as_str).collect();
                 return Err(self.err(
                     field,
