@@ -1167,9 +1167,10 @@ fn a_case_written_to_the_base_spec_without_returns_is_scored() {
 
 #[test]
 fn a_present_returns_even_empty_keeps_the_load_time_check() {
-    let case = BASE_SPEC_CASE
-        .replace('\n', "")
-        .replace(r#""requires": ["dup", "pol"]}"#, r#""requires": ["dup", "pol"], "returns": []}"#);
+    let case = BASE_SPEC_CASE.replace('\n', "").replace(
+        r#""requires": ["dup", "pol"]}"#,
+        r#""requires": ["dup", "pol"], "returns": []}"#,
+    );
     let e = evaluate(&case, "", &EvidenceSettings::default())
         .unwrap_err()
         .to_string();
