@@ -2168,8 +2168,7 @@ fn EvidenceReplay(wb: Workbench, report: gapscope_core::evidence::EvidenceReport
                 <p class="detail">{v.instruction.clone()}</p>
                 <ul class="requirements" data-testid="requirements">
                     {v.requirements.iter().map(|q| view! {
-                        <li class=format!("req {}", q.tone.class()) data-id=q.id.clone()>{format!("{} {}: {}{}", if q.established.is_some() { "●" } else { "○" }, q.id, q.fact,
-                            q.established.map(|(m, s)| format!(" — established at message {m} (step {s})")).unwrap_or_else(|| " — never established".into()))}</li>
+                        <li class=format!("req {}", q.tone.class()) data-id=q.id.clone()>{q.summary()}</li>
                     }).collect_view()}
                 </ul>
                 <ol class="messages" data-testid="replay-steps">

@@ -840,10 +840,44 @@ pub struct StepView {
 pub struct RequirementView {
     pub id: String,
     pub fact: String,
-    /// The establishing call's step and the message where it was observed.
-    pub established: Option<(usize, usize)>,
+    /// The establishing call and the message where it was observed.
+    pub established: Option<EstablishedAt>,
     pub read_beyond_budget: bool,
     pub tone: Tone,
+}
+
+/// Where a requirement was established: named fields, so the message and the
+/// step cannot be swapped (they were: "message 4 (step 8)" for message 8,
+/// step 4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EstablishedAt {
+    /// The establishing call's step.
+    pub step: usize,
+    /// The 0-based message in which its result was observed.
+    pub message: usize,
+}
+
+impl RequirementView {
+    /// The line the replay shows: "● r1: fact — established at message 8
+    /// (step 4)" or "○ r2: fact — never established".
+    pub fn summary(&self) -> String {
+        format!(
+            "{} {}: {}{}",
+            if self.established.is_some() {
+                "●"
+            } else {
+                "○"
+            },
+            self.id,
+            self.fact,
+            self.established
+                .map(|at| format!(
+                    " — established at message {} (step {})",
+                    at.message, at.step
+                ))
+                .unwrap_or_else(|| " — never established".into())
+        )
+    }
 }
 
 /// One episode for the step-by-step replay.
@@ -1130,7 +1164,10 @@ pub fn episode_view(
             .map(|q| RequirementView {
                 id: q.id.clone(),
                 fact: q.fact.clone(),
-                established: q.established.as_ref().map(|x| (x.step, x.observed_at)),
+                established: q.established.as_ref().map(|x| EstablishedAt {
+                    step: x.step,
+                    message: x.observed_at,
+                }),
                 read_beyond_budget: q.read_beyond_budget,
                 tone: if q.established.is_some() {
                     Tone::Good
@@ -1449,6 +1486,32 @@ mod tests {
         );
         assert!(bare.steps.iter().all(|s| s.text.is_none()));
         assert!(episode_view(r, "no such id", None).is_none());
+    }
+
+    #[test]
+    fn requirement_lines_name_the_message_then_the_step() {
+        // In the worked set, every established requirement of every episode:
+        // the line names the message where the evidence was observed and the
+        // step of the establishing call, as the core ledger records them.
+        let r = report();
+        let mut differ = 0;
+        for e in &r.episodes {
+            let v = episode_view(r, &e.trajectory_id, None).unwrap();
+            for (q, core) in v.requirements.iter().zip(&e.requirements) {
+                let Some(est) = &core.established else {
+                    assert!(q.summary().ends_with(" — never established"));
+                    continue;
+                };
+                differ += usize::from(est.observed_at != est.step);
+                let want = format!(
+                    "● {}: {} — established at message {} (step {})",
+                    core.id, core.fact, est.observed_at, est.step
+                );
+                assert_eq!(q.summary(), want, "{}", e.trajectory_id);
+            }
+        }
+        // The check means something: message and step differ somewhere.
+        assert!(differ > 0);
     }
 
     #[test]

@@ -161,6 +161,15 @@ pub fn run(command: EvidenceCommand) -> Result<String, String> {
     }
 }
 
+/// The widest the episode list's id column gets.
+const ID_COLUMN: usize = 64;
+
+/// `text` left-aligned in `width` characters (never cut).
+fn pad(text: &str, width: usize) -> String {
+    let n = text.chars().count();
+    format!("{text}{}", " ".repeat(width.saturating_sub(n)))
+}
+
 fn pct(v: Option<f64>) -> String {
     v.map_or("—".into(), |v| format!("{:.1}", 100.0 * v))
 }
@@ -189,12 +198,16 @@ pub fn text(r: &EvidenceReport) -> String {
         let _ = writeln!(s, "warning: {w}");
     }
     let _ = writeln!(s, "\nEpisodes (verdict, failure type, where)");
+    // The id column is as wide as the longest id up to ID_COLUMN characters
+    // (longer ids overflow it). Padded by hand: a format width above 65,535
+    // panics ("Formatting argument out of range"), as a 64 KB id did.
     let idw = r
         .episodes
         .iter()
         .map(|e| e.trajectory_id.chars().count())
         .max()
-        .unwrap_or(2);
+        .unwrap_or(2)
+        .min(ID_COLUMN);
     for e in &r.episodes {
         let verdict = match (e.scored, e.failure) {
             (false, _) => "unscored (infrastructure failure)".to_string(),
@@ -206,8 +219,8 @@ pub fn text(r: &EvidenceReport) -> String {
         };
         let _ = writeln!(
             s,
-            "  {:<idw$}  {:<6}  {verdict}",
-            e.trajectory_id,
+            "  {}  {:<6}  {verdict}",
+            pad(&e.trajectory_id, idw),
             e.protocol.name()
         );
     }

@@ -693,6 +693,13 @@ fn run(command: Command) -> Result<String, String> {
             foundational,
             operations,
         } => {
+            // Sizes first: `sized` builds the names before anything else.
+            synth::check_sizes(
+                families.unwrap_or(8) as u64,
+                per_family.unwrap_or(3) as u64,
+                foundational as u64,
+                operations as u64,
+            )?;
             let mut params = match (families, per_family) {
                 (Some(f), Some(k)) => SynthParams::sized(f, k, foundational, operations),
                 _ => SynthParams::sized(0, 0, foundational, operations),

@@ -82,7 +82,14 @@ pub fn synth_trajectories(
     instability: f64,
     out: &Path,
 ) -> Result<String, String> {
-    use gapscope_core::synth_traj::{generate, TrajParams};
+    use gapscope_core::synth_traj::{check_sizes, generate, TrajParams};
+    // Sizes first: `sized` builds the family names, so a huge count aborted
+    // allocating before `generate` validated anything.
+    let (f, k) = match (families, per_family) {
+        (Some(f), Some(k)) => (f as u64, k as u64),
+        _ => (15, 1),
+    };
+    check_sizes(f, k, tasks as u64, trials as u64)?;
     let base = match (families, per_family) {
         (Some(f), Some(k)) => TrajParams::sized(f, k),
         _ => TrajParams::default(),

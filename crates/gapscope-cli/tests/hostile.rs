@@ -279,3 +279,216 @@ fn a_closed_pipe_is_not_a_panic() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(out.status.success(), "{:?}: {stderr}", out.status);
 }
+
+// ------------------------------------------------------------------------
+// Evidence, runtime and synthetic sizes (issue 14). Inputs generated into a
+// temporary folder; the CLI runs under `prlimit --as` (4 GiB of address
+// space) with a generous hang guard (`timeout 600`), and the located message
+// is asserted (no timing assertion).
+
+mod bounded {
+    use std::path::PathBuf;
+    use std::process::{Command, Output};
+
+    /// A fresh temporary folder for one test.
+    pub fn dir(name: &str) -> PathBuf {
+        let d =
+            std::env::temp_dir().join(format!("gapscope-hostile-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    /// `gapscope args` under a 4 GiB address-space limit and a 600 s guard.
+    pub fn run(args: &[&str]) -> Output {
+        Command::new("timeout")
+            .args(["600", "prlimit", "--as=4294967296", "--"])
+            .arg(env!("CARGO_BIN_EXE_gapscope"))
+            .args(args)
+            .output()
+            .unwrap()
+    }
+
+    /// The run failed (exit 1, no panic, not killed) with `message` on stderr.
+    pub fn refused(args: &[&str], message: &str) {
+        let out = run(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr:.2000}");
+        assert!(!stderr.contains("panicked"), "{stderr:.2000}");
+        assert!(stderr.contains(message), "{args:?}: {stderr:.2000}");
+    }
+}
+
+fn write(path: &std::path::Path, text: &str) -> String {
+    std::fs::write(path, text).unwrap();
+    path.display().to_string()
+}
+
+fn chain_case(n: usize, cyclic: bool) -> String {
+    let actions: Vec<Value> = (0..n)
+        .map(|i| {
+            let mut a = serde_json::json!({"id": format!("a{i}"), "tool": "do"});
+            if cyclic {
+                a["after"] = serde_json::json!([format!("a{}", (i + 1) % n)]);
+            } else if i > 0 {
+                a["args"] = serde_json::json!({"x": {"ref": format!("a{}.f", i - 1)}});
+                a["after"] = serde_json::json!([format!("a{}", i - 1)]);
+            }
+            a
+        })
+        .collect();
+    serde_json::json!({"case_id": "big", "protocol": "V3", "domain": "d",
+        "tools": {"consequential": [{"name": "do"}]}, "actions": actions, "terminal": "ACT"})
+    .to_string()
+}
+
+const SMALL_CASE: &str = r#"{"case_id": "s", "protocol": "V1", "domain": "d", "tools": {"information": [{"name": "r"}], "consequential": [{"name": "do"}]}, "requirements": [{"id": "q", "fact": "f", "source": {"tool": "r", "args": {"k": 1}}}], "actions": [{"id": "a1", "tool": "do", "requires": ["q"]}], "terminal": "ACT"}"#;
+
+fn small_trajectory(id: &str) -> String {
+    serde_json::json!({"id": id, "case_id": "s", "config": "A", "repetition": 0, "messages": [
+        {"role": "user", "content": "x"},
+        {"role": "assistant", "content": null, "tool_calls": [{"id": "r0", "name": "r", "arguments": {"k": 1}}]},
+        {"role": "tool", "tool_call_id": "r0", "content": {"status": "ok"}},
+        {"role": "assistant", "content": null, "tool_calls": [{"id": "d", "name": "do", "arguments": {}}]},
+        {"role": "tool", "tool_call_id": "d", "content": {"status": "applied", "result": {}}}]})
+    .to_string()
+}
+
+#[test]
+fn evidence_dependency_cycles_and_ref_chains_of_100000_actions_end_bounded() {
+    let d = bounded::dir("evidence-graph");
+    let empty = write(&d.join("none.jsonl"), "");
+    // A 10⁵-action cycle: refused with the actions involved (it aborted on
+    // a stack overflow after minutes of quadratic validation).
+    let cycle = write(&d.join("cycle.json"), &chain_case(100_000, true));
+    bounded::refused(
+        &["evidence", "score", "--cases", &cycle, "--trajectories", &empty, "--bootstrap", "0"],
+        &format!("error: {cycle}: case `big` (line 1), actions[0].after: cyclic dependency: a0 → a1 → a2 → "),
+    );
+    // A 10⁵ ref (and after) chain: loads and scores an empty file (> 120 s before).
+    let chain = write(&d.join("chain.json"), &chain_case(100_000, false));
+    let out = bounded::run(&[
+        "evidence",
+        "score",
+        "--cases",
+        &chain,
+        "--trajectories",
+        &empty,
+        "--bootstrap",
+        "0",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr:.2000}");
+    assert!(String::from_utf8_lossy(&out.stdout)
+        .starts_with("Evidence to action: 1 cases, 0 trajectories"));
+}
+
+#[test]
+fn an_evidence_plan_with_huge_repetitions_is_refused_with_the_field() {
+    let d = bounded::dir("evidence-plan");
+    let cases = write(&d.join("cases.json"), SMALL_CASE);
+    let t = write(&d.join("t.jsonl"), &small_trajectory("t"));
+    let plan = write(
+        &d.join("plan.json"),
+        r#"{"cases": ["s"], "configs": ["A"], "repetitions": 4000000000}"#,
+    );
+    bounded::refused(
+        &["evidence", "score", "--cases", &cases, "--trajectories", &t, "--plan", &plan],
+        &format!("error: {plan}: run manifest: field `repetitions`: 4000000000 exceeds the limit of 10000 repetitions"),
+    );
+}
+
+#[test]
+fn a_64_kb_trajectory_id_is_printed_not_a_panic() {
+    let d = bounded::dir("evidence-name");
+    let cases = write(&d.join("cases.json"), SMALL_CASE);
+    let id = "n".repeat(70_000);
+    let t = write(&d.join("t.jsonl"), &small_trajectory(&id));
+    let out = bounded::run(&[
+        "evidence",
+        "score",
+        "--cases",
+        &cases,
+        "--trajectories",
+        &t,
+        "--bootstrap",
+        "0",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr:.2000}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&format!("  {id}  V1      ECS 1")),
+        "{:.300}",
+        stdout
+    );
+}
+
+#[test]
+fn huge_synthetic_sizes_are_refused_before_allocating() {
+    let d = bounded::dir("synth");
+    let out = d.join("out").display().to_string();
+    bounded::refused(
+        &["synth-trajectories", "--families", "1000000000", "--per-family", "1000000000", "--out", &out],
+        "error: --families × --per-family: 1000000000 × 1000000000 = 1000000000000000000 models exceed the limit of 10000",
+    );
+    bounded::refused(
+        &["synth-trajectories", "--tasks", "100000", "--trials", "1000", "--out", &out],
+        "error: models × --tasks × --trials: 15 × 100000 × 1000 = 1500000000 trajectories exceed the limit of 1000000",
+    );
+    bounded::refused(
+        &["synth", "--families", "1000000000000", "--per-family", "1"],
+        "error: --families × --per-family: 1000000000000 × 1 = 1000000000000 models exceed the limit of 100000",
+    );
+    bounded::refused(
+        &["synth", "--operations", "1000000000000"],
+        "error: --operations: 1000000000000 exceeds the limit of 1000 dimensions",
+    );
+}
+
+#[test]
+fn knapsack_weights_past_exact_integers_are_refused_at_their_line() {
+    let d = bounded::dir("knapsack");
+    let inst = r#"{"capacity": 5, "budget": 3, "allowed_classes": ["A"], "items": [{"id": "h1", "weight": 9223372036854775808, "value": 50, "class": "A"}, {"id": "h2", "weight": 9223372036854775808, "value": 50, "class": "A"}, {"id": "s", "weight": 1, "value": 1, "class": "A"}]}"#;
+    let line = |id: &str, score: f64, calls: &str, inst: &str| {
+        format!(
+            r#"{{"episode_id":"{id}","task_family":"opaque_knapsack","instance_id":"{id}","train_runtime":"P","deploy_runtime":"P","cap":5,"seed":0,"rollout":0,"base_model":"m","score":{score},"termination":"finish","instance":{inst},"turns":[{{"index":0,"logged":true,"calls":[{calls}]}}]}}"#
+        )
+    };
+    let honest_inst = r#"{"capacity": 5, "budget": 3, "allowed_classes": ["A"], "items": [{"id": "s", "weight": 1, "value": 1, "class": "A"}]}"#;
+    let log = format!(
+        "{}\n{}\n",
+        line(
+            "ok",
+            1.0,
+            r#"{"tool":"take_item","args":"s","ok":true}"#,
+            honest_inst
+        ),
+        line(
+            "big",
+            0.0,
+            r#"{"tool":"take_item","args":"h1","ok":true},{"tool":"take_item","args":"h2","ok":true}"#,
+            inst
+        )
+    );
+    let path = write(&d.join("log.jsonl"), &log);
+    let out = bounded::run(&[
+        "runtime",
+        "analyze",
+        "--episodes",
+        &path,
+        "--bootstrap",
+        "0",
+        "--json",
+        "--no-episodes",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains(&format!("{path}: line 2: field `instance.items[0].weight`: 9223372036854775808 exceeds 9007199254740992 (2^53, the largest integer a JSON number holds exactly) (skipped)")), "{stderr}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verification"]["agree"], 1);
+    assert_eq!(
+        v["verification"]["disagreements"].as_array().unwrap().len(),
+        0
+    );
+}

@@ -62,6 +62,47 @@ impl Default for SynthParams {
     }
 }
 
+/// The most models of a synthetic profile table.
+pub const MAX_SYNTH_MODELS: u64 = 100_000;
+/// The most foundational dimensions, and the most operations.
+pub const MAX_SYNTH_DIMENSIONS: u64 = 1_000;
+/// The most cells (models × dimensions) of a synthetic table.
+pub const MAX_SYNTH_CELLS: u64 = 10_000_000;
+
+/// Check a table's sizes before anything is allocated for it (family and
+/// dimension names, the cells).
+pub fn check_sizes(
+    families: u64,
+    per_family: u64,
+    foundational: u64,
+    operations: u64,
+) -> Result<(), String> {
+    let models = families.saturating_mul(per_family);
+    if models > MAX_SYNTH_MODELS {
+        return Err(format!(
+            "--families × --per-family: {families} × {per_family} = {models} models exceed the limit of {MAX_SYNTH_MODELS}"
+        ));
+    }
+    for (flag, k) in [
+        ("--foundational", foundational),
+        ("--operations", operations),
+    ] {
+        if k > MAX_SYNTH_DIMENSIONS {
+            return Err(format!(
+                "{flag}: {k} exceeds the limit of {MAX_SYNTH_DIMENSIONS} dimensions"
+            ));
+        }
+    }
+    let cells = models.saturating_mul(foundational + operations);
+    if cells > MAX_SYNTH_CELLS {
+        return Err(format!(
+            "models × (--foundational + --operations): {models} × {} = {cells} cells exceed the limit of {MAX_SYNTH_CELLS}",
+            foundational + operations
+        ));
+    }
+    Ok(())
+}
+
 impl SynthParams {
     /// A dataset of `families` families of `per_family` models each, with
     /// `foundational` + `operations` dimensions: the default names when the

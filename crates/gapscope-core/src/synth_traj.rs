@@ -91,6 +91,38 @@ impl Default for TrajParams {
     }
 }
 
+/// The most models a synthetic trajectory corpus may have.
+pub const MAX_SYNTH_MODELS: u64 = 10_000;
+/// The most tasks.
+pub const MAX_SYNTH_TASKS: u64 = 100_000;
+/// The most trajectories (models × tasks × trials): about 2 KB of memory
+/// each while generated (1,000,000 ≈ 2 GB, ≈ 10 s; docs/limits.md).
+pub const MAX_SYNTH_TRAJECTORIES: u64 = 1_000_000;
+
+/// Check the sizes of a corpus before anything is allocated for it (the
+/// family names, the trajectories): `--families × --per-family` models,
+/// `--tasks`, `--trials`, and their product.
+pub fn check_sizes(families: u64, per_family: u64, tasks: u64, trials: u64) -> Result<(), String> {
+    let models = families.saturating_mul(per_family);
+    if models > MAX_SYNTH_MODELS {
+        return Err(format!(
+            "--families × --per-family: {families} × {per_family} = {models} models exceed the limit of {MAX_SYNTH_MODELS}"
+        ));
+    }
+    if tasks > MAX_SYNTH_TASKS {
+        return Err(format!(
+            "--tasks: {tasks} exceeds the limit of {MAX_SYNTH_TASKS}"
+        ));
+    }
+    let n = models.saturating_mul(tasks).saturating_mul(trials);
+    if n > MAX_SYNTH_TRAJECTORIES {
+        return Err(format!(
+            "models × --tasks × --trials: {models} × {tasks} × {trials} = {n} trajectories exceed the limit of {MAX_SYNTH_TRAJECTORIES}"
+        ));
+    }
+    Ok(())
+}
+
 impl TrajParams {
     /// `families` families of `per_family` models each (named `Family 001 …`),
     /// the other parameters as the default.
@@ -106,7 +138,12 @@ impl TrajParams {
     /// Check the parameters (counts positive, probabilities in [0, 1), SDs
     /// finite and not negative).
     pub fn validate(&self) -> Result<(), String> {
-        let n: usize = self.families.iter().map(|f| f.1).sum();
+        let n: u64 = self
+            .families
+            .iter()
+            .map(|f| f.1 as u64)
+            .fold(0, u64::saturating_add);
+        check_sizes(n, 1, self.tasks as u64, self.trials as u64)?;
         if n == 0 {
             return Err("at least one model is needed".into());
         }

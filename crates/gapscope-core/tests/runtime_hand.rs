@@ -405,3 +405,111 @@ fn slices_are_apart_unless_pooled_and_bad_settings_refused() {
         "the score tolerance must be a finite number ≥ 0, got -1"
     );
 }
+
+/// Two items of weight 2^63 accepted: their weights sum past u64 (to 0 with
+/// wrapping arithmetic). The line is refused at the offending weight (2^63 >
+/// 2^53, the largest integer a JSON number carries exactly), and the honest
+/// episode beside it is verified as logged.
+#[test]
+fn weights_beyond_exact_integers_are_refused_at_their_line() {
+    let big = 9_223_372_036_854_775_808u64; // 2^63
+    let inst = json!({"capacity": 5, "budget": 3, "allowed_classes": ["A"], "items": [
+        {"id": "h1", "weight": big, "value": 50, "class": "A"},
+        {"id": "h2", "weight": big, "value": 50, "class": "A"},
+        {"id": "s", "weight": 1, "value": 1, "class": "A"}]});
+    let takes = vec![turn(
+        0,
+        vec![
+            json!({"tool": "take_item", "args": {"id": "h1"}, "ok": true}),
+            json!({"tool": "take_item", "args": {"id": "h2"}, "ok": true}),
+        ],
+        None,
+        1,
+        1,
+    )];
+    let mut hostile = episode("big", "i", "PP", 5, 0.0, takes);
+    hostile["instance"] = inst;
+    // The honest neighbour: OPT over x, y, z = 16, takes x (10): 0.625.
+    let mut honest = episode(
+        "ok",
+        "j",
+        "PP",
+        5,
+        0.625,
+        vec![turn(
+            0,
+            vec![json!({"tool": "take_item", "args": {"id": "x"}, "ok": true})],
+            None,
+            1,
+            1,
+        )],
+    );
+    honest["instance"] = instance();
+    let text = format!("{honest}\n{hostile}\n");
+    let r = analyze(&text, &RuntimeSettings::default()).unwrap();
+    assert_eq!(r.skipped.len(), 1, "{:?}", r.skipped);
+    assert_eq!(
+        r.skipped[0].to_string(),
+        "line 2: field `instance.items[0].weight`: 9223372036854775808 exceeds 9007199254740992 (2^53, the largest integer a JSON number holds exactly)"
+    );
+    assert_eq!(r.verification.verified, 1);
+    assert_eq!(r.verification.agree, 1);
+    assert!(r.verification.disagreements.is_empty());
+}
+
+/// Values beyond 2^53 in magnitude are refused the same way.
+#[test]
+fn values_beyond_exact_range_are_refused_at_their_line() {
+    let mut inst = instance();
+    inst["items"][2]["value"] = json!(1e300);
+    let mut e = episode("v", "i", "PP", 5, 0.0, minimal());
+    e["instance"] = inst;
+    let r = analyze(
+        &format!("{e}\n{}\n", episode("w", "k", "PP", 5, 0.5, minimal())),
+        &RuntimeSettings::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        r.skipped[0].to_string(),
+        "line 1: field `instance.items[2].value`: 1e+300 exceeds 9007199254740992 (2^53) in magnitude; values must be sums of exact numbers"
+    );
+}
+
+/// A score is a normalized value in 0..1 (runtime-contracts addendum §8: warn
+/// outside [0, 1] and keep it). A logged 100, and a verified score above 1
+/// (x and an accepted q of the disallowed class: weight 4 ≤ 5, achieved
+/// 10 + 100 = 110 over OPT 16 = 6.875, logged as such), are said.
+#[test]
+fn scores_outside_zero_one_are_warned_about() {
+    let mut blind = episode(
+        "q",
+        "j",
+        "PP",
+        5,
+        6.875,
+        vec![turn(
+            0,
+            vec![
+                json!({"tool": "take_item", "args": {"id": "x"}, "ok": true}),
+                json!({"tool": "take_item", "args": {"id": "q"}, "ok": true}),
+            ],
+            None,
+            1,
+            1,
+        )],
+    );
+    blind["instance"] = instance();
+    let text = format!(
+        "{}\n{blind}\n",
+        episode("h", "i", "PP", 5, 100.0, minimal())
+    );
+    let r = analyze(&text, &RuntimeSettings::default()).unwrap();
+    assert_eq!(r.verification.agree, 1);
+    let want = [
+        "2 episode(s) with a logged score outside [0, 1] (first: line 1, episode `h`, score 100): a score is a normalized value in 0..1; kept as logged",
+        "1 episode(s) with a verified score above 1 (first: line 2, episode `q`, 6.875): the log accepted items the instance does not allow (see verification.flagged)",
+    ];
+    for w in want {
+        assert!(r.warnings.iter().any(|x| x == w), "{w}\n{:?}", r.warnings);
+    }
+}

@@ -18,6 +18,7 @@ pub mod spec;
 pub mod worked;
 
 use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet};
 
 pub use report::{
     ConfigEcs, Coverage, EffortCurve, FailureBar, MeanSd, PairedComparison, RepetitionEcs,
@@ -76,17 +77,70 @@ pub struct RunPlan {
     pub repetitions: u32,
 }
 
+/// The most repetitions a run plan (given, or seen in the trajectories) may
+/// have: the report keeps one ECS row per configuration and repetition.
+pub const MAX_PLAN_REPETITIONS: u64 = 10_000;
+/// The most (configuration, repetition) ECS rows of a plan.
+pub const MAX_PLAN_ROWS: u64 = 100_000;
+/// The most planned runs (cases × configurations × repetitions).
+pub const MAX_PLANNED_RUNS: u64 = 10_000_000;
+
 impl RunPlan {
+    /// Parse a run manifest and check its sizes ([`check_plan_size`]).
     pub fn parse(text: &str) -> Result<RunPlan, EvidenceError> {
-        serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
+        let plan: RunPlan = serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
             EvidenceError::Plan(format!(
                 "line {}, column {}: {} (expected {{\"cases\": [ids], \"configs\": [names], \"repetitions\": N}})",
                 e.line(),
                 e.column(),
                 crate::profile::json_message(&e)
             ))
-        })
+        })?;
+        check_plan_size(
+            "field",
+            plan.cases.len() as u64,
+            plan.configs.len() as u64,
+            u64::from(plan.repetitions),
+        )?;
+        Ok(plan)
     }
+}
+
+/// Refuse a plan above the documented limits before anything is allocated
+/// for it. `what` is "field" for a manifest, "seen" for a plan derived from
+/// the trajectories.
+pub fn check_plan_size(
+    what: &str,
+    cases: u64,
+    configs: u64,
+    repetitions: u64,
+) -> Result<(), EvidenceError> {
+    let (rep_name, cfg_name) = if what == "field" {
+        ("field `repetitions`", "field `configs`")
+    } else {
+        (
+            "repetitions seen in the trajectories",
+            "configurations seen in the trajectories",
+        )
+    };
+    if repetitions > MAX_PLAN_REPETITIONS {
+        return Err(EvidenceError::Plan(format!(
+            "{rep_name}: {repetitions} exceeds the limit of {MAX_PLAN_REPETITIONS} repetitions"
+        )));
+    }
+    let rows = configs.saturating_mul(repetitions);
+    if rows > MAX_PLAN_ROWS {
+        return Err(EvidenceError::Plan(format!(
+            "{cfg_name} × {rep_name}: {configs} × {repetitions} = {rows} (configuration, repetition) rows exceed the limit of {MAX_PLAN_ROWS}"
+        )));
+    }
+    let runs = rows.saturating_mul(cases);
+    if runs > MAX_PLANNED_RUNS {
+        return Err(EvidenceError::Plan(format!(
+            "{cases} cases × {configs} configurations × {repetitions} repetitions = {runs} planned runs exceed the limit of {MAX_PLANNED_RUNS}"
+        )));
+    }
+    Ok(())
 }
 
 /// Default bootstrap draws of the paired comparison.
@@ -177,11 +231,22 @@ pub fn evaluate(
     }
 
     // The plan.
+    let case_index: HashMap<&str, usize> = cases
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.case_id.as_str(), i))
+        .collect();
     let (case_ids, configs, repetitions): (Vec<String>, Vec<String>, Vec<u32>) =
         match &settings.plan {
             Some(p) => {
+                check_plan_size(
+                    "field",
+                    p.cases.len() as u64,
+                    p.configs.len() as u64,
+                    u64::from(p.repetitions),
+                )?;
                 for c in &p.cases {
-                    if !cases.iter().any(|k| &k.case_id == c) {
+                    if !case_index.contains_key(c.as_str()) {
                         return Err(EvidenceError::Plan(format!(
                             "case `{c}` is not in the case file"
                         )));
@@ -194,17 +259,23 @@ pub fn evaluate(
                 )
             }
             None => {
-                let mut configs: Vec<String> = Vec::new();
-                let mut reps: Vec<u32> = Vec::new();
+                let mut configs: indexmap::IndexSet<String> = indexmap::IndexSet::new();
+                let mut reps: HashSet<u32> = HashSet::new();
                 for t in &trajectories {
                     if !configs.contains(&t.config) {
-                        configs.push(t.config.clone());
+                        configs.insert(t.config.clone());
                     }
-                    if !reps.contains(&t.repetition) {
-                        reps.push(t.repetition);
-                    }
+                    reps.insert(t.repetition);
                 }
+                let mut reps: Vec<u32> = reps.into_iter().collect();
                 reps.sort_unstable();
+                check_plan_size(
+                    "seen",
+                    cases.len() as u64,
+                    configs.len() as u64,
+                    reps.len() as u64,
+                )?;
+                let configs: Vec<String> = configs.into_iter().collect();
                 (
                     cases.iter().map(|c| c.case_id.clone()).collect(),
                     configs,
@@ -214,15 +285,18 @@ pub fn evaluate(
         };
     let mut episodes = Vec::new();
     let mut outside = 0usize;
+    let in_cases: HashSet<&str> = case_ids.iter().map(String::as_str).collect();
+    let in_configs: HashSet<&str> = configs.iter().map(String::as_str).collect();
+    let in_reps: HashSet<u32> = repetitions.iter().copied().collect();
     for t in &trajectories {
-        if !(case_ids.contains(&t.case_id)
-            && configs.contains(&t.config)
-            && repetitions.contains(&t.repetition))
+        if !(in_cases.contains(t.case_id.as_str())
+            && in_configs.contains(t.config.as_str())
+            && in_reps.contains(&t.repetition))
         {
             outside += 1;
             continue;
         }
-        let Some(case) = cases.iter().find(|c| c.case_id == t.case_id) else {
+        let Some(case) = case_index.get(t.case_id.as_str()).map(|&i| &cases[i]) else {
             continue;
         };
         episodes.push(score::score(case, t)?);
@@ -236,7 +310,7 @@ pub fn evaluate(
     let plan = report::Plan {
         cases: case_ids
             .iter()
-            .filter_map(|id| cases.iter().find(|c| &c.case_id == id))
+            .filter_map(|id| case_index.get(id.as_str()).map(|&i| &cases[i]))
             .map(|c| (c.case_id.as_str(), c.protocol, c.domain.as_str()))
             .collect(),
         configs: configs.clone(),

@@ -194,13 +194,11 @@ impl Plan<'_> {
     }
 
     pub fn domains(&self) -> Vec<String> {
-        let mut d: Vec<String> = Vec::new();
+        let mut d: indexmap::IndexSet<&str> = indexmap::IndexSet::new();
         for c in &self.cases {
-            if !d.iter().any(|x| x == c.2) {
-                d.push(c.2.to_string());
-            }
+            d.insert(c.2);
         }
-        d
+        d.into_iter().map(str::to_string).collect()
     }
 }
 
@@ -214,15 +212,31 @@ fn macro_of(values: &[Option<f64>]) -> Option<f64> {
     v.and_then(|v| crate::stats::mean(&v))
 }
 
-/// Scored episodes of the plan, per configuration and repetition.
-fn scored<'e>(episodes: &'e [Episode], config: &str, rep: u32) -> Vec<&'e Episode> {
-    episodes
-        .iter()
-        .filter(|e| e.scored && e.config == config && e.repetition == rep)
-        .collect()
+/// Scored episodes of the plan by (configuration, repetition), built once so
+/// each table is linear in the episodes (it filtered every episode for every
+/// configuration and repetition).
+struct ByRun<'e>(std::collections::HashMap<(&'e str, u32), Vec<&'e Episode>>);
+
+impl<'e> ByRun<'e> {
+    fn new(episodes: &'e [Episode]) -> Self {
+        let mut m: std::collections::HashMap<(&'e str, u32), Vec<&'e Episode>> =
+            std::collections::HashMap::new();
+        for e in episodes.iter().filter(|e| e.scored) {
+            m.entry((e.config.as_str(), e.repetition))
+                .or_default()
+                .push(e);
+        }
+        ByRun(m)
+    }
+
+    /// Scored episodes of one configuration and repetition, in file order.
+    fn get(&self, config: &str, rep: u32) -> Vec<&'e Episode> {
+        self.0.get(&(config, rep)).cloned().unwrap_or_default()
+    }
 }
 
 pub(crate) fn ecs_tables(plan: &Plan, episodes: &[Episode]) -> Vec<ConfigEcs> {
+    let by_run = ByRun::new(episodes);
     let protocols = plan.protocols();
     let domains = plan.domains();
     plan.configs
@@ -232,7 +246,7 @@ pub(crate) fn ecs_tables(plan: &Plan, episodes: &[Episode]) -> Vec<ConfigEcs> {
                 .repetitions
                 .iter()
                 .map(|&r| {
-                    let eps = scored(episodes, config, r);
+                    let eps = by_run.get(config, r);
                     let by_protocol: IndexMap<String, Option<f64>> = protocols
                         .iter()
                         .map(|p| {
@@ -298,11 +312,17 @@ pub(crate) fn ecs_tables(plan: &Plan, episodes: &[Episode]) -> Vec<ConfigEcs> {
 }
 
 pub(crate) fn coverage(plan: &Plan, episodes: &[Episode]) -> Vec<Coverage> {
+    // Episodes per configuration, in one pass (not one pass per configuration).
+    let mut by_config: std::collections::HashMap<&str, Vec<&Episode>> =
+        std::collections::HashMap::new();
+    for e in episodes {
+        by_config.entry(e.config.as_str()).or_default().push(e);
+    }
     let one = |config: Option<&str>| {
-        let eps: Vec<&Episode> = episodes
-            .iter()
-            .filter(|e| config.is_none_or(|c| e.config == c))
-            .collect();
+        let eps: Vec<&Episode> = match config {
+            Some(c) => by_config.get(c).cloned().unwrap_or_default(),
+            None => episodes.iter().collect(),
+        };
         let n_configs = if config.is_some() {
             1
         } else {
@@ -331,6 +351,7 @@ pub(crate) fn coverage(plan: &Plan, episodes: &[Episode]) -> Vec<Coverage> {
 }
 
 pub(crate) fn failure_bars(plan: &Plan, episodes: &[Episode]) -> Vec<FailureBar> {
+    let by_run = ByRun::new(episodes);
     let mut out = Vec::new();
     for config in &plan.configs {
         for p in plan.protocols() {
@@ -338,7 +359,8 @@ pub(crate) fn failure_bars(plan: &Plan, episodes: &[Episode]) -> Vec<FailureBar>
                 .repetitions
                 .iter()
                 .map(|&r| {
-                    scored(episodes, config, r)
+                    by_run
+                        .get(config, r)
                         .into_iter()
                         .filter(|e| e.protocol == p)
                         .collect()
@@ -384,6 +406,7 @@ pub(crate) fn failure_bars(plan: &Plan, episodes: &[Episode]) -> Vec<FailureBar>
 }
 
 pub(crate) fn effort_curves(plan: &Plan, episodes: &[Episode]) -> Vec<EffortCurve> {
+    let by_run = ByRun::new(episodes);
     let mut out = Vec::new();
     for config in &plan.configs {
         for p in plan.protocols() {
@@ -394,7 +417,8 @@ pub(crate) fn effort_curves(plan: &Plan, episodes: &[Episode]) -> Vec<EffortCurv
                 .repetitions
                 .iter()
                 .map(|&r| {
-                    scored(episodes, config, r)
+                    by_run
+                        .get(config, r)
                         .into_iter()
                         .filter(|e| e.protocol == p && e.normalized_effort.is_some())
                         .collect()

@@ -104,6 +104,8 @@ pub fn read_trajectories(
     let mut out: Vec<EvidenceTrajectory> = Vec::new();
     let mut ids: IndexMap<String, u64> = IndexMap::new();
     let mut runs: IndexMap<(String, String, u32), u64> = IndexMap::new();
+    let case_ids: std::collections::HashSet<&str> =
+        cases.iter().map(|c| c.case_id.as_str()).collect();
     for (i, raw) in text.trim_start_matches('\u{feff}').lines().enumerate() {
         let line = i as u64 + 1;
         if raw.trim().is_empty() {
@@ -123,7 +125,7 @@ pub fn read_trajectories(
         if let Some(first) = ids.get(&t.id) {
             return Err(err(format!("id already used on line {first}")));
         }
-        if !cases.iter().any(|c| c.case_id == t.case_id) {
+        if !case_ids.contains(t.case_id.as_str()) {
             return Err(err(format!(
                 "case_id `{}` is not in the case file",
                 t.case_id
@@ -389,7 +391,7 @@ impl<'a> Scorer<'a> {
                 a.result
                     .get(&r.field)
                     .cloned()
-                    .ok_or_else(|| format!("the result of {} has no field `{}`", r.action, r.field))
+                    .ok_or_else(|| format!("{} returned no field `{}`", r.action, r.field))
             }
         }
     }

@@ -5,6 +5,7 @@
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use std::collections::{HashMap, HashSet};
 
 use super::EvidenceError;
 
@@ -146,8 +147,11 @@ pub struct ActionSpec {
     pub args: IndexMap<String, Arg>,
     pub requires: Vec<String>,
     pub after: Vec<String>,
-    /// Result fields the action returns (what a `ref` may name).
-    pub returns: Vec<String>,
+    /// Result fields the action returns (what a `ref` may name); `None`
+    /// when the case does not say (addendum §1: `returns` is optional, and a
+    /// `ref` to a field the result lacks fails at scoring instead).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub returns: Option<Vec<String>>,
 }
 
 impl ActionSpec {
@@ -220,9 +224,14 @@ impl Case {
         if !self.protocol.acts() {
             return Vec::new();
         }
+        let required: std::collections::HashSet<&str> = self
+            .actions
+            .iter()
+            .flat_map(|a| a.requires.iter().map(String::as_str))
+            .collect();
         self.requirements
             .iter()
-            .filter(|r| !self.actions.iter().any(|a| a.requires.contains(&r.id)))
+            .filter(|r| !required.contains(r.id.as_str()))
             .map(|r| r.id.as_str())
             .collect()
     }
@@ -277,7 +286,7 @@ struct RawAction {
     #[serde(default)]
     after: Vec<String>,
     #[serde(default)]
-    returns: Vec<String>,
+    returns: Option<Vec<String>>,
     #[serde(default)]
     #[allow(dead_code)]
     description: Option<String>,
@@ -414,13 +423,23 @@ struct Validator {
     case_id: String,
 }
 
+/// Names listed in a message: at most [`LISTED`], then how many more.
 fn list(names: &[&str]) -> String {
     if names.is_empty() {
         "none".into()
+    } else if names.len() > LISTED {
+        format!(
+            "{}, … and {} more",
+            names[..LISTED].join(", "),
+            names.len() - LISTED
+        )
     } else {
         names.join(", ")
     }
 }
+
+/// How many names an error message lists.
+const LISTED: usize = 20;
 
 impl Validator {
     fn err(&self, field: impl Into<String>, message: impl Into<String>) -> EvidenceError {
@@ -452,7 +471,7 @@ impl Validator {
             information: Vec::new(),
             consequential: Vec::new(),
         });
-        let mut names: Vec<&str> = Vec::new();
+        let mut names: HashSet<&str> = HashSet::new();
         for (kind, list) in [
             ("information", &tools.information),
             ("consequential", &tools.consequential),
@@ -461,13 +480,12 @@ impl Validator {
                 if t.name.trim().is_empty() {
                     return Err(self.err(format!("tools.{kind}[{i}].name"), "must not be empty"));
                 }
-                if names.contains(&t.name.as_str()) {
+                if !names.insert(&t.name) {
                     return Err(self.err(
                         format!("tools.{kind}[{i}].name"),
                         format!("tool `{}` is listed twice", t.name),
                     ));
                 }
-                names.push(&t.name);
             }
         }
         let info_names: Vec<&str> = tools.information.iter().map(|t| t.name.as_str()).collect();
@@ -476,14 +494,26 @@ impl Validator {
             .iter()
             .map(|t| t.name.as_str())
             .collect();
+        let info_tools: HashMap<&str, &ToolSpec> = tools
+            .information
+            .iter()
+            .map(|t| (t.name.as_str(), t))
+            .collect();
+        let cons_tools: HashMap<&str, &ToolSpec> = tools
+            .consequential
+            .iter()
+            .map(|t| (t.name.as_str(), t))
+            .collect();
 
-        // Action ids and returns first: refs and action sources name them.
+        // Action ids and returns first: refs and action sources name them
+        // (looked up by id: linear in the case, not quadratic).
         let mut action_ids: Vec<&str> = Vec::new();
+        let mut action_index: HashMap<&str, usize> = HashMap::new();
         for (i, a) in raw.actions.iter().enumerate() {
             if a.id.trim().is_empty() {
                 return Err(self.err(format!("actions[{i}].id"), "must not be empty"));
             }
-            if action_ids.contains(&a.id.as_str()) {
+            if action_index.insert(&a.id, i).is_some() {
                 return Err(self.err(
                     format!("actions[{i}].id"),
                     format!("action id `{}` is used twice", a.id),
@@ -491,8 +521,10 @@ impl Validator {
             }
             action_ids.push(&a.id);
         }
-        let returns = |id: &str| -> Option<&Vec<String>> {
-            raw.actions.iter().find(|a| a.id == id).map(|a| &a.returns)
+        let returns = |id: &str| -> Option<Option<&Vec<String>>> {
+            action_index
+                .get(id)
+                .map(|&i| raw.actions[i].returns.as_ref())
         };
         let check_ref = |field: &str, r: &RefSpec| -> Result<(), EvidenceError> {
             let Some(ret) = returns(&r.action) else {
@@ -505,7 +537,10 @@ impl Validator {
                     ),
                 ));
             };
-            if !ret.contains(&r.field) {
+            // Without `returns` the field is checked at scoring (addendum §1);
+            // a present `returns`, even `[]`, keeps the load-time check.
+            if ret.is_some_and(|ret| !ret.contains(&r.field)) {
+                let ret = ret.map_or(&[][..], Vec::as_slice);
                 let ret: Vec<&str> = ret.iter().map(String::as_str).collect();
                 return Err(self.err(
                     field,
@@ -560,19 +595,15 @@ impl Validator {
                 .get("tool")
                 .and_then(Value::as_str)
                 .ok_or_else(|| self.err(format!("{field}.tool"), "expected a tool name"))?;
-            let spec = tools
-                .information
-                .iter()
-                .find(|t| t.name == tool)
-                .ok_or_else(|| {
-                    self.err(
-                        format!("{field}.tool"),
-                        format!(
-                            "`{tool}` is not an information tool of the case (information tools: {})",
-                            list(&info_names)
-                        ),
-                    )
-                })?;
+            let spec = info_tools.get(tool).copied().ok_or_else(|| {
+                self.err(
+                    format!("{field}.tool"),
+                    format!(
+                        "`{tool}` is not an information tool of the case (information tools: {})",
+                        list(&info_names)
+                    ),
+                )
+            })?;
             let args = match o.get("args") {
                 None | Some(Value::Null) => Map::new(),
                 Some(Value::Object(m)) => m.clone(),
@@ -585,12 +616,13 @@ impl Validator {
         };
 
         let mut requirements: Vec<Requirement> = Vec::new();
+        let mut req_seen: HashSet<&str> = HashSet::new();
         for (i, r) in raw.requirements.iter().enumerate() {
             let f = format!("requirements[{i}]");
             if r.id.trim().is_empty() {
                 return Err(self.err(format!("{f}.id"), "must not be empty"));
             }
-            if requirements.iter().any(|q| q.id == r.id) {
+            if !req_seen.insert(&r.id) {
                 return Err(self.err(
                     format!("{f}.id"),
                     format!("requirement id `{}` is used twice", r.id),
@@ -642,26 +674,23 @@ impl Validator {
             });
         }
         let req_ids: Vec<&str> = requirements.iter().map(|r| r.id.as_str()).collect();
+        let req_set: HashSet<&str> = req_ids.iter().copied().collect();
 
         let mut actions: Vec<ActionSpec> = Vec::new();
         for (i, a) in raw.actions.iter().enumerate() {
             let f = format!("actions[{i}]");
-            let tool = tools
-                .consequential
-                .iter()
-                .find(|t| t.name == a.tool)
-                .ok_or_else(|| {
-                    self.err(
-                        format!("{f}.tool"),
-                        format!(
-                            "`{}` is not a consequential tool of the case (consequential tools: {})",
-                            a.tool,
-                            list(&cons_names)
-                        ),
-                    )
-                })?;
+            let tool = cons_tools.get(a.tool.as_str()).copied().ok_or_else(|| {
+                self.err(
+                    format!("{f}.tool"),
+                    format!(
+                        "`{}` is not a consequential tool of the case (consequential tools: {})",
+                        a.tool,
+                        list(&cons_names)
+                    ),
+                )
+            })?;
             for (j, r) in a.requires.iter().enumerate() {
-                if !req_ids.contains(&r.as_str()) {
+                if !req_set.contains(r.as_str()) {
                     return Err(self.err(
                         format!("{f}.requires[{j}]"),
                         format!(
@@ -672,7 +701,7 @@ impl Validator {
                 }
             }
             for (j, d) in a.after.iter().enumerate() {
-                if !action_ids.contains(&d.as_str()) {
+                if !action_index.contains_key(d.as_str()) {
                     return Err(self.err(
                         format!("{f}.after[{j}]"),
                         format!("unknown action id `{d}` (actions: {})", list(&action_ids)),
@@ -737,54 +766,32 @@ impl Validator {
 
     /// Dependency edges of action `i`: its `after`, the actions its `ref`
     /// arguments name, and the actions its required action results come from.
+    /// A cycle is reported as a path. Iterative depth-first search (a 10⁵-action
+    /// chain overflowed the stack when it recursed).
     fn check_graph(&self, case: &Case) -> Result<(), EvidenceError> {
-        let edges = dependency_edges(case);
-        // Depth-first search for a cycle; report it as a path.
-        let n = case.actions.len();
-        let mut state = vec![0u8; n]; // 0 new, 1 on stack, 2 done
-        let mut stack: Vec<usize> = Vec::new();
-        fn visit(
-            v: usize,
-            edges: &[Vec<(usize, &'static str)>],
-            state: &mut [u8],
-            stack: &mut Vec<usize>,
-        ) -> Option<Vec<usize>> {
-            state[v] = 1;
-            stack.push(v);
-            for &(w, _) in &edges[v] {
-                if state[w] == 1 {
-                    let from = stack.iter().position(|&x| x == w).unwrap_or(0);
-                    let mut cycle = stack[from..].to_vec();
-                    cycle.push(w);
-                    return Some(cycle);
-                }
-                if state[w] == 0 {
-                    if let Some(c) = visit(w, edges, state, stack) {
-                        return Some(c);
-                    }
-                }
-            }
-            stack.pop();
-            state[v] = 2;
-            None
-        }
-        for v in 0..n {
-            if state[v] == 0 {
-                if let Some(cycle) = visit(v, &edges, &mut state, &mut stack) {
-                    let path: Vec<&str> =
-                        cycle.iter().map(|&i| case.actions[i].id.as_str()).collect();
-                    let first = cycle[0];
-                    return Err(self.err(
-                        format!("actions[{first}].after"),
-                        format!(
-                            "cyclic dependency: {} (each action must wait for the next; edges come from `after`, `ref` arguments and required action results)",
-                            path.join(" → ")
-                        ),
-                    ));
-                }
-            }
-        }
-        Ok(())
+        let Some(cycle) = find_cycle(&dependency_edges(case)) else {
+            return Ok(());
+        };
+        let first = cycle[0];
+        let ids: Vec<&str> = cycle.iter().map(|&i| case.actions[i].id.as_str()).collect();
+        // A long cycle is shown by its first and last actions.
+        let path = if ids.len() > 2 * LISTED {
+            format!(
+                "{} → … ({} more actions) … → {}",
+                ids[..LISTED].join(" → "),
+                ids.len() - 2 * LISTED,
+                ids[ids.len() - LISTED..].join(" → ")
+            )
+        } else {
+            ids.join(" → ")
+        };
+        Err(self.err(
+            format!("actions[{first}].after"),
+            format!(
+                "cyclic dependency: {path} (each action must wait for the next; edges come from `after`, `ref` arguments and required action results; {} actions in the cycle)",
+                cycle.len() - 1
+            ),
+        ))
     }
 
     fn check_protocol(&self, case: &Case) -> Result<(), EvidenceError> {
@@ -878,7 +885,18 @@ fn parse_arg(v: &Value) -> Result<Arg, String> {
 
 /// For each action, the actions it depends on, with the kind of edge.
 pub(crate) fn dependency_edges(case: &Case) -> Vec<Vec<(usize, &'static str)>> {
-    let index = |id: &str| case.actions.iter().position(|a| a.id == id);
+    let actions: HashMap<&str, usize> = case
+        .actions
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (a.id.as_str(), i))
+        .collect();
+    let requirements: HashMap<&str, &Source> = case
+        .requirements
+        .iter()
+        .map(|r| (r.id.as_str(), &r.source))
+        .collect();
+    let index = |id: &str| actions.get(id).copied();
     case.actions
         .iter()
         .map(|a| {
@@ -896,9 +914,7 @@ pub(crate) fn dependency_edges(case: &Case) -> Vec<Vec<(usize, &'static str)>> {
                 }
             }
             for rid in &a.requires {
-                if let Some(Source::ActionResult { action, .. }) =
-                    case.requirement(rid).map(|r| &r.source)
-                {
+                if let Some(Source::ActionResult { action, .. }) = requirements.get(rid.as_str()) {
                     if let Some(j) = index(action) {
                         e.push((j, "requires"));
                     }
@@ -909,25 +925,74 @@ pub(crate) fn dependency_edges(case: &Case) -> Vec<Vec<(usize, &'static str)>> {
         .collect()
 }
 
+/// A cycle of the graph (`edges[v]`: the nodes v depends on), as the path
+/// v0 → v1 → … → v0, found by an iterative depth-first search (an explicit
+/// stack: no recursion, whatever the depth).
+fn find_cycle(edges: &[Vec<(usize, &'static str)>]) -> Option<Vec<usize>> {
+    let n = edges.len();
+    let mut state = vec![0u8; n]; // 0 new, 1 on the path, 2 done
+                                  // The current path: (node, index of its next edge).
+    let mut path: Vec<(usize, usize)> = Vec::new();
+    for root in 0..n {
+        if state[root] != 0 {
+            continue;
+        }
+        state[root] = 1;
+        path.push((root, 0));
+        while let Some(&mut (v, ref mut next)) = path.last_mut() {
+            if let Some(&(w, _)) = edges[v].get(*next) {
+                *next += 1;
+                match state[w] {
+                    1 => {
+                        let from = path.iter().position(|&(x, _)| x == w).unwrap_or(0);
+                        let mut cycle: Vec<usize> = path[from..].iter().map(|&(x, _)| x).collect();
+                        cycle.push(w);
+                        return Some(cycle);
+                    }
+                    0 => {
+                        state[w] = 1;
+                        path.push((w, 0));
+                    }
+                    _ => {}
+                }
+            } else {
+                state[v] = 2;
+                path.pop();
+            }
+        }
+    }
+    None
+}
+
 /// Two actions not ordered by the (acyclic) dependency edges, if any: the
-/// first point where Kahn's algorithm has a choice.
+/// first point where Kahn's algorithm has a choice. Linear in the edges.
 fn unordered_pair(case: &Case) -> Option<(String, String)> {
     let edges = dependency_edges(case);
     let n = case.actions.len();
+    // Count each (dependent, dependency) edge as often as it is listed, as
+    // the in-degree does.
     let mut indegree: Vec<usize> = edges.iter().map(Vec::len).collect();
-    let mut done = vec![false; n];
-    for _ in 0..n {
-        let ready: Vec<usize> = (0..n).filter(|&i| !done[i] && indegree[i] == 0).collect();
-        if ready.len() > 1 {
-            return Some((
-                case.actions[ready[0]].id.clone(),
-                case.actions[ready[1]].id.clone(),
-            ));
+    let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, e) in edges.iter().enumerate() {
+        for &(j, _) in e {
+            dependents[j].push(i);
         }
-        let &v = ready.first()?;
-        done[v] = true;
-        for (i, e) in edges.iter().enumerate() {
-            indegree[i] -= e.iter().filter(|(j, _)| *j == v).count();
+    }
+    // Ready nodes in index order (the first two are reported).
+    let mut ready: std::collections::BTreeSet<usize> =
+        (0..n).filter(|&i| indegree[i] == 0).collect();
+    for _ in 0..n {
+        if ready.len() > 1 {
+            let mut it = ready.iter();
+            let (a, b) = (*it.next()?, *it.next()?);
+            return Some((case.actions[a].id.clone(), case.actions[b].id.clone()));
+        }
+        let v = ready.pop_first()?;
+        for &i in &dependents[v] {
+            indegree[i] -= 1;
+            if indegree[i] == 0 {
+                ready.insert(i);
+            }
         }
     }
     None

@@ -31,11 +31,22 @@ pub struct Instance {
 /// The largest DP table (items × (capacity + 1)) the verifier builds.
 pub const MAX_DP_CELLS: u64 = 50_000_000;
 
+/// 2^53: the largest integer a JSON number (an f64) holds exactly. Weights,
+/// the capacity and the budget above it, and values above it in magnitude,
+/// are refused (at their line by the log reader; by [`Instance::validate`]).
+pub const MAX_EXACT: u64 = 1 << 53;
+
 /// Why an instance cannot be verified.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum KnapsackError {
     #[error("item `{id}`: value {value} is not a finite number")]
     Value { id: String, value: f64 },
+    #[error("item `{id}`: {field} {number} exceeds {MAX_EXACT} (2^53, the largest integer a JSON number holds exactly)")]
+    Range {
+        id: String,
+        field: &'static str,
+        number: String,
+    },
     #[error("item id `{0}` appears twice")]
     DuplicateId(String),
     #[error(
@@ -62,6 +73,20 @@ impl Instance {
                 return Err(KnapsackError::Value {
                     id: it.id.clone(),
                     value: it.value,
+                });
+            }
+            if it.weight > MAX_EXACT {
+                return Err(KnapsackError::Range {
+                    id: it.id.clone(),
+                    field: "weight",
+                    number: it.weight.to_string(),
+                });
+            }
+            if it.value.abs() > MAX_EXACT as f64 {
+                return Err(KnapsackError::Range {
+                    id: it.id.clone(),
+                    field: "value",
+                    number: it.value.to_string(),
                 });
             }
             if !seen.insert(it.id.as_str()) {
@@ -91,6 +116,14 @@ pub fn solve(items: &[&Item], capacity: u64) -> Result<Optimum, KnapsackError> {
         return Err(KnapsackError::TooLarge {
             items: items.len(),
             capacity,
+        });
+    }
+    if items.is_empty() {
+        // Nothing to choose: no table (a huge capacity must not allocate).
+        return Ok(Optimum {
+            value: 0.0,
+            weight: 0,
+            items: Vec::new(),
         });
     }
     let cap = capacity as usize;
@@ -181,6 +214,9 @@ pub fn replay(inst: &Instance, episode: &Episode) -> Replay {
     let mut inspected: IndexSet<String> = IndexSet::new();
     let mut problems = Vec::new();
     let (mut achieved, mut weight) = (0.0, 0u64);
+    // Checked: weights past u64 saturate and count as an overflow (they
+    // wrapped to a small sum before, hiding the capacity breach).
+    let mut past_u64 = false;
     for t in &episode.turns {
         for c in t.calls.iter().filter(|c| c.ok) {
             match c.tool.as_str() {
@@ -218,15 +254,24 @@ pub fn replay(inst: &Instance, episode: &Episode) -> Replay {
                         ));
                     }
                     achieved += it.value;
-                    weight += it.weight;
+                    weight = weight.checked_add(it.weight).unwrap_or_else(|| {
+                        past_u64 = true;
+                        u64::MAX
+                    });
                     taken.push(id);
                 }
                 _ => {}
             }
         }
     }
-    let overflow = weight > inst.capacity;
-    if overflow {
+    let overflow = past_u64 || weight > inst.capacity;
+    if past_u64 {
+        problems.push(format!(
+            "taken weight exceeds {} (the sum passes the integer range) and so the capacity {} (score 0)",
+            u64::MAX,
+            inst.capacity
+        ));
+    } else if overflow {
         problems.push(format!(
             "taken weight {weight} exceeds the capacity {} (score 0)",
             inst.capacity
@@ -480,6 +525,59 @@ mod tests {
             ]
         );
         assert_eq!(rep.instances[0].optimum, 9.0);
+    }
+
+    #[test]
+    fn weights_past_u64_are_an_overflow_not_a_wrap() {
+        // Built in code (the log reader refuses such weights at their line):
+        // two accepted items of weight 2^63 weigh 2^64 > capacity 5, so the
+        // replay overflows and the score is 0, not achieved / OPT = 100.
+        let big = 1u64 << 63;
+        let item = |id: &str, weight: u64, value: f64| Item {
+            id: id.into(),
+            weight,
+            value,
+            class: "A".into(),
+        };
+        let inst = Instance {
+            capacity: 5,
+            budget: 3,
+            allowed_classes: vec!["A".into()],
+            items: vec![
+                item("h1", big, 50.0),
+                item("h2", big, 50.0),
+                item("s", 1, 1.0),
+            ],
+        };
+        let calls = r#"{"tool":"take_item","args":"h1","ok":true},{"tool":"take_item","args":"h2","ok":true}"#;
+        let log = read_jsonl(&episode(calls, 0.0).replace(INSTANCE, "null"));
+        assert!(log.skipped.is_empty(), "{:?}", log.skipped);
+        let r = replay(&inst, &log.episodes[0]);
+        assert!(r.overflow);
+        assert_eq!(r.weight, u64::MAX, "the weight saturates");
+        // validate refuses the weights; the DP over the fitting items gives 1.
+        assert!(matches!(inst.validate(), Err(KnapsackError::Range { .. })));
+        let fitting: Vec<&Item> = inst.takeable().collect();
+        let opt = solve(&fitting, inst.capacity).unwrap();
+        assert_eq!(opt.value, 1.0);
+        assert_eq!(normalized(&r, &opt), Some(0.0));
+        assert!(
+            r.problems[0].starts_with("taken weight exceeds"),
+            "{:?}",
+            r.problems
+        );
+    }
+
+    #[test]
+    fn no_takeable_item_under_a_huge_capacity_allocates_nothing() {
+        let inst = Instance {
+            capacity: u64::MAX,
+            budget: 0,
+            allowed_classes: vec![],
+            items: vec![],
+        };
+        let opt = optimum(&inst).unwrap();
+        assert_eq!((opt.value, opt.weight, opt.items.len()), (0.0, 0, 0));
     }
 
     #[test]

@@ -191,6 +191,11 @@ fn check(e: &Episode) -> Result<(), String> {
             e.score
         ));
     }
+    if e.task_family == super::knapsack::FAMILY {
+        if let Some(inst) = &e.instance {
+            check_exact_numbers(inst)?;
+        }
+    }
     for (k, w) in e.turns.windows(2).enumerate() {
         if w[1].index <= w[0].index {
             return Err(format!(
@@ -198,6 +203,42 @@ fn check(e: &Episode) -> Result<(), String> {
                 k + 1,
                 w[1].index,
                 w[0].index
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// An Opaque Knapsack instance's numbers within exact range: `capacity`,
+/// `budget` and item weights ≤ 2^53, item values ≤ 2^53 in magnitude (beyond
+/// that sums lose units, and weights past u64 wrapped to a small sum that
+/// hid a capacity breach). Other shapes are left to the verifier's messages.
+fn check_exact_numbers(inst: &serde_json::Value) -> Result<(), String> {
+    use super::knapsack::MAX_EXACT;
+    let limit = MAX_EXACT as f64;
+    let over = |v: &serde_json::Value| {
+        v.as_u64().map_or_else(
+            || v.as_f64().is_some_and(|x| x.abs() > limit),
+            |u| u > MAX_EXACT,
+        )
+    };
+    for key in ["capacity", "budget"] {
+        if let Some(v) = inst.get(key).filter(|v| over(v)) {
+            return Err(format!(
+                "field `instance.{key}`: {v} exceeds {MAX_EXACT} (2^53, the largest integer a JSON number holds exactly)"
+            ));
+        }
+    }
+    let items = inst.get("items").and_then(serde_json::Value::as_array);
+    for (i, it) in items.into_iter().flatten().enumerate() {
+        if let Some(v) = it.get("weight").filter(|v| over(v)) {
+            return Err(format!(
+                "field `instance.items[{i}].weight`: {v} exceeds {MAX_EXACT} (2^53, the largest integer a JSON number holds exactly)"
+            ));
+        }
+        if let Some(v) = it.get("value").filter(|v| over(v)) {
+            return Err(format!(
+                "field `instance.items[{i}].value`: {v} exceeds {MAX_EXACT} (2^53) in magnitude; values must be sums of exact numbers"
             ));
         }
     }

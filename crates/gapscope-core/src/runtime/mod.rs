@@ -348,6 +348,31 @@ pub fn analyze_log(
         verification.agree,
         verification.verified
     );
+    // A score is a normalized value in 0..1 (addendum §8: warn, keep).
+    let outside: Vec<usize> = (0..n)
+        .filter(|&k| !(0.0..=1.0).contains(&log.episodes[k].score))
+        .collect();
+    if let Some(&k) = outside.first() {
+        warnings.push(format!(
+            "{} episode(s) with a logged score outside [0, 1] (first: line {}, episode `{}`, score {}): a score is a normalized value in 0..1; kept as logged",
+            outside.len(),
+            log.lines.get(k).copied().unwrap_or(0),
+            log.episodes[k].episode_id,
+            log.episodes[k].score
+        ));
+    }
+    let above: Vec<usize> = (0..n)
+        .filter(|&k| verified[k].is_some_and(|v| v > 1.0))
+        .collect();
+    if let Some(&k) = above.first() {
+        warnings.push(format!(
+            "{} episode(s) with a verified score above 1 (first: line {}, episode `{}`, {}): the log accepted items the instance does not allow (see verification.flagged)",
+            above.len(),
+            log.lines.get(k).copied().unwrap_or(0),
+            log.episodes[k].episode_id,
+            verified[k].unwrap_or(0.0)
+        ));
+    }
     if !verification.disagreements.is_empty() {
         warnings.push(format!(
             "{} episode(s) whose logged score disagrees with the verifier (see verification.disagreements)",
