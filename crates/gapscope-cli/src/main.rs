@@ -327,6 +327,12 @@ fn run(command: Command) -> Result<String, String> {
             manifest,
         } => {
             let alpha = Alpha::new(alpha).map_err(|e| format!("--alpha: {e}"))?;
+            if alpha.get() < gapscope_core::analysis::MIN_ALPHA {
+                return Err(format!(
+                    "--alpha: {}",
+                    gapscope_core::analysis::SettingsError::AlphaTooSmall(alpha.get())
+                ));
+            }
             let points = grid[2];
             if points.fract() != 0.0 || points < 0.0 {
                 return Err(format!(

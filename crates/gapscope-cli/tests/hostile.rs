@@ -532,3 +532,44 @@ fn stability_with_no_model_in_the_profile_is_an_error_naming_both_sides() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn overflow_and_tiny_penalties_are_refused_and_rewards_out_of_range_warned() {
+    let dir = scratch("overflow");
+    let five = "model,family,TU,RE,GI,PL,reward\nm1,A,60,55,40,50,40\nm2,B,70,72,52,61,55\nm3,C,65,70,48,58,50\nm4,D,80,75,60,70,70\nm5,E,55,62,35,45,30\n";
+    let big = dir.join("big.csv");
+    std::fs::write(&big, five.replace("m4,D,80,", "m4,D,1e308,")).unwrap();
+    let p = big.display().to_string();
+    let out = common::gapscope(&["report", "--bootstrap", "0", "--json", "--profiles", &p]);
+    failed_with(
+        &out,
+        &format!("error: {p}: column `TU`, model `m4`: 1e308 is too large in magnitude for the analysis (at most 1e100: it squares and sums values, which would overflow to infinity); rescale the column"),
+    );
+    let ok = dir.join("five.csv");
+    std::fs::write(&ok, five).unwrap();
+    let p = ok.display().to_string();
+    let out = common::gapscope(&[
+        "report",
+        "--bootstrap",
+        "0",
+        "--alpha",
+        "1e-300",
+        "--profiles",
+        &p,
+    ]);
+    failed_with(
+        &out,
+        "error: --alpha: the ridge penalty must be at least 1e-6 (got 1e-300): below it the solve is ill-conditioned wherever the design is rank-deficient (more predictors than training models, or collinear columns), and held-out predictions become rounding noise",
+    );
+    let r150 = dir.join("r150.csv");
+    std::fs::write(&r150, five.replace(",70\nm5", ",150\nm5")).unwrap();
+    let p = r150.display().to_string();
+    let out = common::gapscope(&["report", "--bootstrap", "0", "--profiles", &p]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("note: reward: 1 value outside 0–100 (first: 150 for model m4)"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
