@@ -214,6 +214,26 @@ mod tests {
     }
 
     #[test]
+    fn csv_export_neutralises_formula_cells_and_keeps_negative_numbers() {
+        let t = Table {
+            title: "x".into(),
+            headers: vec!["Model".into(), "gap".into()],
+            rows: vec![
+                vec![
+                    Cell::text("=HYPERLINK(\"http://x\")"),
+                    Cell::num(Some(-1.5), 2),
+                ],
+                vec![Cell::text("@SUM(A1)"), Cell::num(Some(2.0), 2)],
+                vec![Cell::text("-m"), Cell::text("-3")],
+            ],
+        };
+        assert_eq!(
+            t.to_csv(),
+            "Model,gap\n\"'=HYPERLINK(\"\"http://x\"\")\",-1.5\n\"'@SUM(A1)\",2\n\"'-m\",-3\n"
+        );
+    }
+
+    #[test]
     fn latex_is_booktabs_and_escaped() {
         let l = t().to_latex();
         assert!(l.contains("\\begin{tabular}{lrrr}\n\\toprule\n"));

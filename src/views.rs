@@ -294,6 +294,7 @@ pub fn reward(r: &Report) -> Option<(Table, Table, Vec<String>)> {
             value: None,
             decimals: 2,
         },
+        Cell::num(Some(o.observed.iter().flatten().count() as f64), 0),
     ]];
     for (name, fit) in [
         ("Foundational profile F", &o.f),
@@ -315,6 +316,7 @@ pub fn reward(r: &Report) -> Option<(Table, Table, Vec<String>)> {
                 value: maeci,
                 decimals: 2,
             },
+            Cell::num(Some(fit.n as f64), 0),
         ]);
     }
     let table = Table {
@@ -330,19 +332,50 @@ pub fn reward(r: &Report) -> Option<(Table, Table, Vec<String>)> {
             "Q²",
             "Q² 95% interval",
             "MAE 95% interval",
+            "n",
         ]
         .map(String::from)
         .to_vec(),
         rows,
     };
+    // Differences are taken on the models both predictors cover (the core
+    // restricts them; docs/decisions.md 21): the title says when that is not
+    // every model a predictor covers.
+    let left_out: Vec<&String> = {
+        let mut v: Vec<&String> = Vec::new();
+        for d in r.differences.iter().flat_map(|d| d.values()) {
+            for m in &d.excluded {
+                if !v.contains(&m) {
+                    v.push(m);
+                }
+            }
+        }
+        v
+    };
+    let common = r
+        .differences
+        .iter()
+        .flat_map(|d| d.values())
+        .map(|d| d.n)
+        .min()
+        .unwrap_or(0);
+    let title = if left_out.is_empty() {
+        "Paired differences between predictors (same bootstrap draws)".to_string()
+    } else {
+        format!(
+            "Paired differences between predictors (same bootstrap draws), on the {common} models both predictors cover; left out: {}",
+            left_out.iter().map(|m| m.as_str()).collect::<Vec<_>>().join(", ")
+        )
+    };
     let diffs = Table {
-        title: "Paired differences between predictors (same bootstrap draws)".into(),
+        title,
         headers: [
             "Difference",
             "ΔQ²",
             "ΔQ² 95% interval",
             "ΔMAE",
             "ΔMAE 95% interval",
+            "n",
         ]
         .map(String::from)
         .to_vec(),
@@ -364,6 +397,7 @@ pub fn reward(r: &Report) -> Option<(Table, Table, Vec<String>)> {
                         value: c.and_then(|c| c.mae),
                         decimals: 2,
                     },
+                    Cell::num(Some(d.n as f64), 0),
                 ]
             })
             .collect(),
@@ -668,6 +702,39 @@ mod tests {
     }
 
     #[test]
+    fn reward_tables_show_each_predictors_n_and_the_common_models() {
+        // GI missing for c1, c2: F covers six models, O and F+O four; every
+        // prediction is its fold's training mean (constant features), so
+        // MAE(O) = 20, MAE(F) = 130/6 over six, 17.5 over a1..b2 and
+        // ΔMAE(O − F) = 2.5 (crates/gapscope-core/tests/reward_coverage.rs).
+        let t = ProfileTable::read(
+            "model,family,TU,GI,reward\na1,A,50,50,10\na2,A,50,50,20\nb1,B,50,50,30\nb2,B,50,50,40\nc1,C,50,,50\nc2,C,50,,60\n",
+            &Default::default(),
+        )
+        .unwrap();
+        let r = analyze(
+            &t,
+            &Settings {
+                bootstrap: 0,
+                nested: false,
+                ..Settings::default()
+            },
+        )
+        .unwrap();
+        let (rt, dt, _) = reward(&r).unwrap();
+        assert_eq!(rt.headers.last().unwrap(), "n");
+        let n: Vec<String> = rt.rows.iter().map(|row| row[7].display()).collect();
+        assert_eq!(n, ["6", "6", "4", "4"]);
+        assert_eq!(
+            dt.title,
+            "Paired differences between predictors (same bootstrap draws), on the 4 models both predictors cover; left out: c1, c2"
+        );
+        assert_eq!(dt.rows[1][0].display(), "O − F");
+        assert_eq!(dt.rows[1][3].display(), "2.50");
+        assert_eq!(dt.rows[1][5].display(), "4");
+    }
+
+    #[test]
     fn every_view_builds_from_the_example() {
         let (t, r) = example();
         assert_eq!(data_table(&t).rows.len(), 15);
@@ -684,6 +751,10 @@ mod tests {
         assert!(line.contains("versus") && line.contains("Q² ="));
         let (rt, dt, panels) = reward(&r).unwrap();
         assert_eq!((rt.rows.len(), dt.rows.len(), panels.len()), (4, 3, 3));
+        assert_eq!(
+            dt.title,
+            "Paired differences between predictors (same bootstrap draws)"
+        );
         let per_model = reward_predictions(&r).unwrap();
         assert_eq!(per_model.rows.len(), 15);
         assert_eq!(

@@ -315,7 +315,7 @@ fn main() -> ExitCode {
             }
         }
         Err(message) => {
-            eprintln!("error: {message}");
+            eprintln!("error: {}", term_safe(&message));
             ExitCode::FAILURE
         }
     }
@@ -348,6 +348,12 @@ fn run(command: Command) -> Result<String, String> {
             manifest,
         } => {
             let alpha = Alpha::new(alpha).map_err(|e| format!("--alpha: {e}"))?;
+            if alpha.get() < gapscope_core::analysis::MIN_ALPHA {
+                return Err(format!(
+                    "--alpha: {}",
+                    gapscope_core::analysis::SettingsError::AlphaTooSmall(alpha.get())
+                ));
+            }
             let points = grid[2];
             if points.fract() != 0.0 || points < 0.0 {
                 return Err(format!(
@@ -445,7 +451,7 @@ fn run(command: Command) -> Result<String, String> {
                 s.push('\n');
                 Ok(s)
             } else {
-                Ok(text_report(&shown, &report))
+                Ok(term_safe(&text_report(&shown, &report)))
             }
         }
         Command::Profiles {
@@ -580,7 +586,7 @@ fn run(command: Command) -> Result<String, String> {
                     fmt_ci(st.range, 3)
                 ));
             }
-            Ok(out)
+            Ok(term_safe(&out))
         }
         Command::Evidence { command } => evidence::run(command),
         Command::Tau2 {
@@ -663,7 +669,7 @@ fn run(command: Command) -> Result<String, String> {
                     out.push_str(&format!("warning: {w}\n"));
                 }
                 out.push_str(&format!("{n}/{m} recorded action checks reproduced\n"));
-                Ok(out)
+                Ok(term_safe(&out))
             }
         }
         Command::SynthTrajectories {
@@ -744,7 +750,7 @@ fn read_corpus(
         match &read.content {
             FileContent::Trajectories(c) if !is_labels => {
                 for e in c.skipped.iter().take(20) {
-                    eprintln!("{name}: {e} (skipped)");
+                    eprintln!("{}", term_safe(&format!("{name}: {e} (skipped)")));
                 }
                 if c.skipped.len() > 20 {
                     eprintln!("{name}: … and {} more skipped lines", c.skipped.len() - 20);
@@ -757,7 +763,7 @@ fn read_corpus(
                     );
                 }
                 for e in &c.notes {
-                    eprintln!("{name}: {e}");
+                    eprintln!("{}", term_safe(&format!("{name}: {e}")));
                 }
             }
             FileContent::Labels(_) if is_labels => {}
@@ -779,7 +785,7 @@ fn read_corpus(
     for n in &inputs.notes {
         // Skipped lines and unknown call ids are said per line above.
         if !n.contains("malformed line(s) skipped") && !n.contains("answer no earlier tool call") {
-            eprintln!("note: {n}");
+            eprintln!("note: {}", term_safe(n));
         }
     }
     Ok(inputs.corpus)
@@ -829,9 +835,27 @@ fn read_files(
         })
         .collect();
     for s in join.sentences() {
-        eprintln!("note: {s}");
+        eprintln!("note: {}", term_safe(&s));
     }
     Ok((table, raw))
+}
+
+/// The widest the name column of a text table gets.
+const MAX_NAME_WIDTH: usize = 40;
+
+/// Text for a terminal: control characters (ESC and the other C0 controls
+/// but line feed and tab, DEL, the C1 controls) are shown escaped (`\u{1b}`)
+/// instead of being sent to the terminal, which would act on them.
+fn term_safe(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() && c != '\n' && c != '\t' {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 fn fmt_opt(v: Option<f64>, width: usize, prec: usize) -> String {
@@ -865,13 +889,15 @@ fn text_report(shown: &str, r: &Report) -> String {
     for w in &r.warnings {
         let _ = writeln!(s, "note: {w}");
     }
+    // Capped: a longer name overflows its column (a format width above
+    // u16::MAX panics, and a 4 KiB-wide column helps nobody).
     let width = r
         .models
         .iter()
         .map(|m| m.chars().count())
         .max()
         .unwrap_or(5)
-        .max(5);
+        .clamp(5, MAX_NAME_WIDTH);
     let _ = write!(
         s,
         "\nrealization gaps (observed − held-out prediction)\n{:width$}",
@@ -906,23 +932,25 @@ fn text_report(shown: &str, r: &Report) -> String {
     if let Some(o) = &r.outcome {
         let _ = writeln!(
             s,
-            "\nreward prediction        rho     MAE    RMSE      Q²   Q² 95% interval"
+            "\nreward prediction        rho     MAE    RMSE      Q²     n   Q² 95% interval"
         );
         let _ = writeln!(
             s,
-            "training-mean baseline     – {} {} {}",
+            "training-mean baseline     – {} {} {} {:>5}",
             fmt_opt(o.baseline.mae, 7, 2),
             fmt_opt(o.baseline.rmse, 7, 2),
-            fmt_opt(o.baseline.q2, 7, 3)
+            fmt_opt(o.baseline.q2, 7, 3),
+            o.observed.iter().flatten().count()
         );
         for (name, fit) in [("F", &o.f), ("O", &o.o), ("F+O", &o.fo)] {
             let _ = writeln!(
                 s,
-                "{name:<22} {} {} {} {}   {}",
+                "{name:<22} {} {} {} {} {:>5}   {}",
                 fmt_opt(fit.spearman, 5, 3),
                 fmt_opt(fit.mae, 7, 2),
                 fmt_opt(fit.rmse, 7, 2),
                 fmt_opt(fit.q2, 7, 3),
+                fit.n,
                 fmt_ci(fit.ci95.as_ref().and_then(|c| c.q2), 3)
             );
         }
@@ -934,25 +962,33 @@ fn text_report(shown: &str, r: &Report) -> String {
                 .collect();
             let _ = writeln!(
                 s,
-                "nested (F+O)           {} {} {} {}   alphas: {}",
+                "nested (F+O)           {} {} {} {} {:>5}   alphas: {}",
                 fmt_opt(n.spearman, 5, 3),
                 fmt_opt(n.mae, 7, 2),
                 fmt_opt(n.rmse, 7, 2),
                 fmt_opt(n.q2, 7, 3),
+                n.predicted.iter().flatten().count(),
                 chosen.join(", ")
             );
         }
     }
     if let Some(d) = &r.differences {
         for (name, diff) in d {
-            let _ = writeln!(
+            let _ = write!(
                 s,
-                "Q²({}) − Q²({}) = {} {}",
+                "Q²({}) − Q²({}) = {} {} (on {} model{}",
                 name.split(" - ").next().unwrap_or(name),
                 name.split(" - ").nth(1).unwrap_or(""),
                 fmt_opt(diff.q2, 0, 3),
-                fmt_ci(diff.ci95.as_ref().and_then(|c| c.q2), 3)
+                fmt_ci(diff.ci95.as_ref().and_then(|c| c.q2), 3),
+                diff.n,
+                gapscope_core::profile::plural(diff.n)
             );
+            if diff.excluded.is_empty() {
+                let _ = writeln!(s, ")");
+            } else {
+                let _ = writeln!(s, " both predict; left out: {})", diff.excluded.join(", "));
+            }
         }
     }
     if let Some(a) = &r.association_sensitivity {
@@ -977,4 +1013,39 @@ fn text_report(shown: &str, r: &Report) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    /// A name of 64 KiB (from trajectories, which the profile readers' 4 KiB
+    /// limit does not see) panicked in the width of the name column.
+    #[test]
+    fn a_64_kib_model_name_prints_without_panicking() {
+        let mut t = ProfileTable::read(
+            "model,family,TU,GI,reward\nm1,A,1,2,30\nm2,B,2,3,40\nm3,C,3,1,50\n",
+            &RoleOverrides::default(),
+        )
+        .unwrap();
+        t.models[1] = "n".repeat(64 * 1024);
+        let settings = Settings {
+            bootstrap: 0,
+            nested: false,
+            ..Settings::default()
+        };
+        let r = analyze(&t, &settings).unwrap();
+        let text = text_report("x.csv", &r);
+        assert!(text.contains(&t.models[1]));
+        assert!(text.contains("\nm1                                       "));
+    }
+
+    #[test]
+    fn control_characters_are_escaped_for_the_terminal() {
+        assert_eq!(
+            term_safe("a\u{1b}[31mb\u{9b}c\u{7f}\n\td"),
+            "a\\u{1b}[31mb\\u{9b}c\\u{7f}\n\td"
+        );
+    }
 }

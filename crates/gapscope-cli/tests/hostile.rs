@@ -492,3 +492,297 @@ fn knapsack_weights_past_exact_integers_are_refused_at_their_line() {
         0
     );
 }
+
+// Issue 14 (tables and numbers): big inputs generated here, run under a
+// memory limit (`prlimit --as`) and a generous hang guard (`timeout 300`);
+// the assertions are on the located message, never on time.
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("gapscope-i14-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `gapscope ARGS` under 4 GB of address space and a 300 s guard.
+fn limited(args: &[&str]) -> std::process::Output {
+    std::process::Command::new("timeout")
+        .arg("300")
+        .arg("prlimit")
+        .arg("--as=4000000000")
+        .arg(env!("CARGO_BIN_EXE_gapscope"))
+        .args(args)
+        .current_dir(common::root())
+        .output()
+        .unwrap()
+}
+
+fn failed_with(out: &std::process::Output, message: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(stderr.trim_end(), message);
+}
+
+#[test]
+fn a_header_of_a_million_columns_is_refused_at_its_line() {
+    let dir = scratch("columns");
+    let path = dir.join("wide.csv");
+    let mut text = String::from("model,family");
+    for k in 0..999_998 {
+        text.push_str(&format!(",c{k}"));
+    }
+    text.push_str("\nm1,A\n");
+    std::fs::write(&path, text).unwrap();
+    let p = path.display().to_string();
+    let out = limited(&["report", "--bootstrap", "0", "--profiles", &p]);
+    failed_with(
+        &out,
+        &format!("error: {p}: line 1: the header has 1000000 columns; at most 10000 are read"),
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_model_name_of_64_kb_is_refused_at_its_line() {
+    let dir = scratch("name");
+    let path = dir.join("long-name.csv");
+    let name = "n".repeat(64 * 1024);
+    std::fs::write(
+        &path,
+        format!("model,family,TU,GI,reward\nm1,A,1,2,30\n{name},B,2,3,40\nm3,C,3,1,50\n"),
+    )
+    .unwrap();
+    let p = path.display().to_string();
+    let out = limited(&["report", "--bootstrap", "0", "--profiles", &p]);
+    failed_with(
+        &out,
+        &format!("error: {p}: line 3: the `model` field is 65536 bytes long; names are at most 4096 bytes (4 KiB)"),
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn nested_selection_over_10000_one_model_families_is_refused() {
+    let dir = scratch("families");
+    let path = dir.join("families.csv");
+    let mut text = String::from("model,family,TU,RE,GI,PL,reward\n");
+    for i in 0..10_000 {
+        text.push_str(&format!(
+            "m{i},f{i},{},{},{},{},{}\n",
+            i % 7,
+            i % 13,
+            i % 5,
+            i % 11,
+            i % 17
+        ));
+    }
+    std::fs::write(&path, text).unwrap();
+    let p = path.display().to_string();
+    let out = limited(&["report", "--bootstrap", "0", "--profiles", &p]);
+    failed_with(
+        &out,
+        &format!("error: {p}: nested penalty selection over 10000 folds: at most 1000 (it refits the inner hold-outs inside every outer fold, so its cost grows with the square of the folds); use --no-nested, or group the models into fewer families"),
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn crlf_profile_errors_name_the_files_own_line() {
+    let dir = scratch("crlf");
+    let path = dir.join("crlf-bad.csv");
+    std::fs::write(
+        &path,
+        "model,family,TU,GI\r\nm1,A,1,2\r\nm2,B,3,4\r\nm3,C,5,6\r\nm4,D,7,8\r\nm5,E,x,9\r\n",
+    )
+    .unwrap();
+    let p = path.display().to_string();
+    let out = common::gapscope(&["report", "--bootstrap", "0", "--profiles", &p]);
+    failed_with(
+        &out,
+        &format!("error: {p}: line 6, column `TU`: expected a number (or an empty cell for a missing value), found `x`"),
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn names_with_terminal_control_sequences_are_shown_escaped() {
+    let dir = scratch("escape");
+    let path = dir.join("escape.csv");
+    std::fs::write(
+        &path,
+        "model,family,TU,GI,reward\n\u{1b}[2J\u{1b}]0;pwned\u{7},A,1,2,30\nm2,B,2,3,40\nm3,C,3,1,50\nm4,D,4,4,45\n",
+    )
+    .unwrap();
+    let p = path.display().to_string();
+    let out = common::gapscope(&["report", "--bootstrap", "0", "--profiles", &p]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{7}'),
+        "{text}"
+    );
+    assert!(text.contains("\\u{1b}[2J\\u{1b}]0;pwned\\u{7}"), "{text}");
+    // JSON keeps the name exactly (serde escapes it).
+    let out = common::gapscope(&["report", "--bootstrap", "0", "--json", "--profiles", &p]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["models"][0], "\u{1b}[2J\u{1b}]0;pwned\u{7}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn profiles_neutralise_formula_names_and_read_back_into_report() {
+    let dir = scratch("formula");
+    let traj = dir.join("t.jsonl");
+    let mut lines = String::new();
+    let models = ["=HYPERLINK(\"http://x\")", "-2+3", "@m", "plain"];
+    for (i, m) in models.iter().enumerate() {
+        for (k, task) in ["k1", "k2"].iter().enumerate() {
+            let label = (i + k) % 2;
+            lines.push_str(&format!(
+                "{}\n",
+                serde_json::json!({"id": format!("{i}-{task}"), "model": m, "task_id": task,
+                    "reward": label as f64, "labels": {"GI": [label], "PL": [1 - label]}})
+            ));
+        }
+    }
+    std::fs::write(&traj, lines).unwrap();
+    let t = traj.display().to_string();
+    let out = common::gapscope(&["profiles", "--trajectories", &t]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        csv.contains("\n\"'=HYPERLINK(\"\"http://x\"\")\","),
+        "{csv}"
+    );
+    assert!(csv.contains("\n\"'-2+3\","), "{csv}");
+    assert!(csv.contains("\n\"'@m\","), "{csv}");
+    assert!(csv.contains("\nplain,"), "{csv}");
+    let ops = dir.join("ops.csv");
+    std::fs::write(&ops, &csv).unwrap();
+    let found = dir.join("found.csv");
+    let mut f = String::from("model,family,TU,RE\n");
+    for (i, m) in models.iter().enumerate() {
+        f.push_str(&format!(
+            "{},F{i},{},{}\n",
+            gapscope_core::profile::csv_safe(m),
+            50 + i,
+            60 - i
+        ));
+    }
+    std::fs::write(&found, f).unwrap();
+    let both = format!("{},{}", found.display(), ops.display());
+    let out = common::gapscope(&["report", "--bootstrap", "0", "--json", "--profiles", &both]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = v["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names, models,
+        "the join matched every model by its own name"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn stability_with_no_model_in_the_profile_is_an_error_naming_both_sides() {
+    let dir = scratch("stability");
+    let out = common::gapscope(&[
+        "synth-trajectories",
+        "--families",
+        "3",
+        "--per-family",
+        "1",
+        "--tasks",
+        "6",
+        "--groups",
+        "2",
+        "--out",
+        &dir.display().to_string(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let profile = dir.join("other.csv");
+    std::fs::write(
+        &profile,
+        "model,family,TU,RE\nx1,A,1,2\nx2,B,2,3\nx3,C,3,1\n",
+    )
+    .unwrap();
+    let out = common::gapscope(&[
+        "stability",
+        "--bootstrap",
+        "0",
+        "--splits",
+        "0",
+        "--profiles",
+        &profile.display().to_string(),
+        "--trajectories",
+        &dir.join("trajectories.jsonl").display().to_string(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with("error: no model of the trajectories is in the profile table, so no gap can be computed: the profile has `x1`, `x2`, `x3`; the trajectories have `"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn overflow_and_tiny_penalties_are_refused_and_rewards_out_of_range_warned() {
+    let dir = scratch("overflow");
+    let five = "model,family,TU,RE,GI,PL,reward\nm1,A,60,55,40,50,40\nm2,B,70,72,52,61,55\nm3,C,65,70,48,58,50\nm4,D,80,75,60,70,70\nm5,E,55,62,35,45,30\n";
+    let big = dir.join("big.csv");
+    std::fs::write(&big, five.replace("m4,D,80,", "m4,D,1e308,")).unwrap();
+    let p = big.display().to_string();
+    let out = common::gapscope(&["report", "--bootstrap", "0", "--json", "--profiles", &p]);
+    failed_with(
+        &out,
+        &format!("error: {p}: column `TU`, model `m4`: 1e308 is too large in magnitude for the analysis (at most 1e100: it squares and sums values, which would overflow to infinity); rescale the column"),
+    );
+    let ok = dir.join("five.csv");
+    std::fs::write(&ok, five).unwrap();
+    let p = ok.display().to_string();
+    let out = common::gapscope(&[
+        "report",
+        "--bootstrap",
+        "0",
+        "--alpha",
+        "1e-300",
+        "--profiles",
+        &p,
+    ]);
+    failed_with(
+        &out,
+        "error: --alpha: the ridge penalty must be at least 1e-6 (got 1e-300): below it the solve is ill-conditioned wherever the design is rank-deficient (more predictors than training models, or collinear columns), and held-out predictions become rounding noise",
+    );
+    let r150 = dir.join("r150.csv");
+    std::fs::write(&r150, five.replace(",70\nm5", ",150\nm5")).unwrap();
+    let p = r150.display().to_string();
+    let out = common::gapscope(&["report", "--bootstrap", "0", "--profiles", &p]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("note: reward: 1 value outside 0–100 (first: 150 for model m4)"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

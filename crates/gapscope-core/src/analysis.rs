@@ -22,6 +22,23 @@ pub const MAX_BOOTSTRAP: usize = 1_000_000;
 pub const NESTED_CANDIDATES: [f64; 6] = [0.1, 1.0, 10.0, 100.0, 1000.0, 10000.0];
 /// Two inner errors closer than this are tied; ties go to the larger alpha.
 pub const NESTED_TIE: f64 = 1e-12;
+/// The smallest ridge penalty the analysis takes (alpha and the grid's low
+/// end). Below it the solve is ill-conditioned where the design is
+/// rank-deficient (more predictors than training models, collinear columns):
+/// the eigenvalues that are 0 in exact arithmetic come out of the
+/// eigendecomposition as rounding noise of about 1e-16 × the largest (≤ n·p
+/// for standardized columns), and dividing by noise + alpha turned MAE into
+/// 4e+227 at alpha = 1e-300. With alpha ≥ 1e-6 the condition number of
+/// Z'Z + αI is at most about n·p / 1e-6, and the noise stays below alpha for
+/// n·p up to 1e9 (docs/decisions.md 23).
+pub const MIN_ALPHA: f64 = 1e-6;
+/// The largest magnitude of a value the analysis takes: sums of squares of
+/// values up to 1e100 stay far inside double precision (≈ 1.8e308).
+pub const MAX_MAGNITUDE: f64 = 1e100;
+/// The most folds (families, or models under leave-one-model-out) nested
+/// penalty selection takes: it refits the inner hold-outs inside every outer
+/// fold, about G² eigendecompositions (docs/limits.md).
+pub const MAX_NESTED_FOLDS: usize = 1_000;
 
 /// A validated log-spaced grid of penalties.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -46,6 +63,9 @@ impl AlphaGrid {
     pub fn new(lo: f64, hi: f64, points: usize) -> Result<Self, SettingsError> {
         Alpha::new(lo)?;
         Alpha::new(hi)?;
+        if lo < MIN_ALPHA {
+            return Err(SettingsError::AlphaTooSmall(lo));
+        }
         if hi <= lo || !(2..=1000).contains(&points) {
             return Err(SettingsError::Grid { lo, hi, points });
         }
@@ -100,6 +120,8 @@ pub enum SettingsError {
     Grid { lo: f64, hi: f64, points: usize },
     #[error("bootstrap draws must be between 0 and {MAX_BOOTSTRAP}, got {0}")]
     Bootstrap(usize),
+    #[error("the ridge penalty must be at least {MIN_ALPHA:e} (got {0:e}): below it the solve is ill-conditioned wherever the design is rank-deficient (more predictors than training models, or collinear columns), and held-out predictions become rounding noise")]
+    AlphaTooSmall(f64),
 }
 
 /// Validated analysis settings.
@@ -134,6 +156,9 @@ impl Settings {
     /// constructors, e.g. deserialized ones).
     pub fn validate(&self) -> Result<(), SettingsError> {
         Alpha::new(self.alpha.get())?;
+        if self.alpha.get() < MIN_ALPHA {
+            return Err(SettingsError::AlphaTooSmall(self.alpha.get()));
+        }
         AlphaGrid::new(self.grid.lo, self.grid.hi, self.grid.points)?;
         if self.bootstrap > MAX_BOOTSTRAP {
             return Err(SettingsError::Bootstrap(self.bootstrap));
@@ -155,6 +180,194 @@ pub enum AnalysisError {
     NoPooledMacro,
     #[error(transparent)]
     Settings(#[from] SettingsError),
+    #[error("column `{column}`, model `{model}`: {value:e} is too large in magnitude for the analysis (at most {MAX_MAGNITUDE:e}: it squares and sums values, which would overflow to infinity); rescale the column")]
+    TooLarge {
+        column: String,
+        model: String,
+        value: f64,
+    },
+    #[error("nested penalty selection over {0} folds: at most {MAX_NESTED_FOLDS} (it refits the inner hold-outs inside every outer fold, so its cost grows with the square of the folds); use --no-nested, or group the models into fewer families")]
+    TooManyFoldsForNested(usize),
+    #[error("{0} is not a finite number: the inputs are too large or too badly scaled for double precision; rescale them (nothing is reported rather than an undefined value in its place)")]
+    NonFinite(String),
+}
+
+/// The first value of the table beyond [`MAX_MAGNITUDE`], named.
+fn too_large(table: &ProfileTable) -> Option<AnalysisError> {
+    let blocks = [&table.foundational, &table.operations];
+    for block in blocks {
+        for (i, row) in block.values.iter().enumerate() {
+            for (j, v) in row.iter().enumerate() {
+                if let Some(v) = v.filter(|v| v.abs() > MAX_MAGNITUDE) {
+                    return Some(AnalysisError::TooLarge {
+                        column: block.names[j].clone(),
+                        model: table.models[i].clone(),
+                        value: v,
+                    });
+                }
+            }
+        }
+    }
+    let columns = [
+        (
+            table.outcome_column.as_deref().unwrap_or("reward"),
+            &table.reward,
+        ),
+        ("pooled macro", &table.pooled_macro),
+    ];
+    for (name, values) in columns {
+        for (i, v) in values.iter().flatten().copied().enumerate() {
+            if let Some(v) = v.filter(|v| v.abs() > MAX_MAGNITUDE) {
+                return Some(AnalysisError::TooLarge {
+                    column: name.to_string(),
+                    model: table.models[i].clone(),
+                    value: v,
+                });
+            }
+        }
+    }
+    None
+}
+
+/// Where the report holds a NaN or ∞ (JSON would write it as `null`, the
+/// mark of "undefined"): the first such value, named.
+fn non_finite(r: &Report) -> Option<String> {
+    fn first(values: impl IntoIterator<Item = f64>) -> Option<f64> {
+        values.into_iter().find(|v| !v.is_finite())
+    }
+    fn of_fit(f: &Fit) -> Option<f64> {
+        let ci = f
+            .ci95
+            .iter()
+            .flat_map(|c| [c.mae, c.rmse, c.q2].into_iter().flatten().flatten());
+        first(
+            f.observed
+                .iter()
+                .chain(&f.predicted)
+                .chain(&f.gap)
+                .chain(&f.baseline)
+                .flatten()
+                .copied()
+                .chain(
+                    [f.q2, f.mae, f.rmse, f.spearman, f.baseline_mae]
+                        .into_iter()
+                        .flatten(),
+                )
+                .chain(ci),
+        )
+    }
+    let say = |what: String, v: f64| Some(format!("{what} ({v})"));
+    for (name, f) in &r.operations {
+        if let Some(v) = of_fit(f) {
+            return say(format!("the held-out fit of operation {name}"), v);
+        }
+    }
+    if let Some(v) = of_fit(&r.macro_fit.fit) {
+        return say("the held-out fit of the macro score".into(), v);
+    }
+    if let Some(v) = first(
+        r.correlations
+            .pearson
+            .iter()
+            .chain(&r.correlations.spearman)
+            .flatten()
+            .flatten()
+            .copied(),
+    ) {
+        return say("a correlation".into(), v);
+    }
+    if let Some(o) = &r.outcome {
+        for (name, f) in [("F", &o.f), ("O", &o.o), ("F+O", &o.fo)] {
+            if let Some(v) = of_fit(f) {
+                return say(format!("reward prediction from {name}"), v);
+            }
+        }
+        let b = &o.baseline;
+        if let Some(v) = first(
+            b.predicted
+                .iter()
+                .flatten()
+                .copied()
+                .chain([b.mae, b.rmse, b.q2].into_iter().flatten()),
+        ) {
+            return say("the reward baseline".into(), v);
+        }
+        if let Some(n) = &o.nested {
+            if let Some(v) = first(
+                n.predicted
+                    .iter()
+                    .flatten()
+                    .copied()
+                    .chain([n.mae, n.rmse, n.q2, n.spearman].into_iter().flatten()),
+            ) {
+                return say("nested selection".into(), v);
+            }
+        }
+    }
+    for (name, d) in r.differences.iter().flatten() {
+        let ci = d
+            .ci95
+            .iter()
+            .flat_map(|c| [c.mae, c.rmse, c.q2].into_iter().flatten().flatten());
+        if let Some(v) = first([d.mae, d.rmse, d.q2].into_iter().flatten().chain(ci)) {
+            return say(format!("the difference {name}"), v);
+        }
+    }
+    if let Some(sn) = &r.sensitivity {
+        for (name, c) in [("F", &sn.f), ("O", &sn.o), ("F+O", &sn.fo)] {
+            if let Some(v) = first(
+                c.mae
+                    .iter()
+                    .chain(&c.spearman)
+                    .chain(&c.q2)
+                    .flatten()
+                    .copied(),
+            ) {
+                return say(format!("the penalty curve of {name}"), v);
+            }
+        }
+    }
+    let k = &r.rankings;
+    if let Some(v) = first(
+        k.foundational_mean
+            .iter()
+            .chain(&k.operation_mean)
+            .chain(&k.foundational_rank)
+            .chain(&k.operation_rank)
+            .flatten()
+            .copied()
+            .chain(k.spearman),
+    ) {
+        return say("a ranking".into(), v);
+    }
+    None
+}
+
+/// The reward values outside 0–100 (after scaling), for a warning.
+fn reward_out_of_range(table: &ProfileTable) -> Option<String> {
+    let y = table.reward.as_ref()?;
+    let out: Vec<(usize, f64)> = y
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| v.filter(|v| !(0.0..=100.0).contains(v)).map(|v| (i, v)))
+        .collect();
+    let &(i, v) = out.first()?;
+    Some(format!(
+        "reward: {} value{} outside 0–100 (first: {v} for model {}); rewards are read on 0–100 ({}), so check the column{} and --reward-scale",
+        out.len(),
+        crate::profile::plural(out.len()),
+        table.models[i],
+        if table.reward_scaled {
+            "read as fractions and multiplied by 100"
+        } else {
+            "taken as percent: a file whose rewards all lie in [0, 1] is read as fractions"
+        },
+        table
+            .outcome_column
+            .as_deref()
+            .map(|c| format!(" `{c}`"))
+            .unwrap_or_default(),
+    ))
 }
 
 /// Dimension names, in input order.
@@ -284,6 +497,14 @@ pub struct Difference {
     pub mae: Option<f64>,
     pub rmse: Option<f64>,
     pub q2: Option<f64>,
+    /// The models both predictors predict (with a reward): the only ones the
+    /// difference and its interval are computed on (docs/decisions.md 21).
+    #[serde(default)]
+    pub n: usize,
+    /// Models with a reward that one of the two predictors does not predict,
+    /// left out of the difference, by name.
+    #[serde(default)]
+    pub excluded: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub ci95: Option<Ci95>,
 }
@@ -720,6 +941,9 @@ pub fn analyze_with_progress(
     if n < 3 {
         return Err(AnalysisError::TooFewModels(n));
     }
+    if let Some(e) = too_large(table) {
+        return Err(e);
+    }
     let mut warnings = Vec::new();
     let models = &table.models;
     let f_rows = &table.foundational.values;
@@ -747,8 +971,12 @@ pub fn analyze_with_progress(
         warnings.push(note.clone());
     }
     warnings.extend(crate::checks::table_warnings(table));
+    warnings.extend(reward_out_of_range(table));
     let groups = folds.group_index();
     let n_groups = groups.iter().max().map_or(0, |g| g + 1);
+    if settings.nested && table.reward.is_some() && n_groups > MAX_NESTED_FOLDS {
+        return Err(AnalysisError::TooManyFoldsForNested(n_groups));
+    }
     let boot = (settings.bootstrap > 0)
         .then(|| GroupBootstrap::new(n_groups, settings.bootstrap, settings.seed));
     let alpha = [settings.alpha];
@@ -890,33 +1118,88 @@ pub fn analyze_with_progress(
                 q2: m.q2,
             }
         });
+        // Paired differences only on the models every compared predictor
+        // covers: each predictor keeps its own fitted predictions and
+        // baselines, restricted to the common models (docs/decisions.md 21).
+        let covered = |fits: &[&Fit]| -> Vec<bool> {
+            (0..n)
+                .map(|i| {
+                    y[i].is_some()
+                        && fits
+                            .iter()
+                            .all(|f| f.predicted[i].is_some() && f.baseline[i].is_some())
+                })
+                .collect()
+        };
+        let restrict = |v: &[Option<f64>], keep: &[bool]| -> Vec<Option<f64>> {
+            v.iter()
+                .zip(keep)
+                .map(|(x, &k)| if k { *x } else { None })
+                .collect()
+        };
         let mut diffs = IndexMap::new();
         for (label, fa, fb) in [
             ("F+O - F", &ffo, &ff),
             ("O - F", &fo_fit, &ff),
             ("F+O - O", &ffo, &fo_fit),
         ] {
+            let keep = covered(&[fa, fb]);
+            let (pa, ba) = (
+                restrict(&fa.predicted, &keep),
+                restrict(&fa.baseline, &keep),
+            );
+            let (pb, bb) = (
+                restrict(&fb.predicted, &keep),
+                restrict(&fb.baseline, &keep),
+            );
+            let (ma, mb) = (Metrics::compute(y, &pa, &ba), Metrics::compute(y, &pb, &bb));
             let sub = |x: Option<f64>, y: Option<f64>| Some(x? - y?);
             let ci = boot.as_ref().map(|boot| {
                 Ci95::from_intervals(
                     boot.draws(),
-                    boot.paired_differences(
-                        &groups,
-                        y,
-                        (&fa.predicted, &fa.baseline),
-                        (&fb.predicted, &fb.baseline),
-                    ),
+                    boot.paired_differences(&groups, y, (&pa, &ba), (&pb, &bb)),
                 )
             });
+            let excluded: Vec<String> = (0..n)
+                .filter(|&i| {
+                    !keep[i]
+                        && y[i].is_some()
+                        && (fa.predicted[i].is_some() || fb.predicted[i].is_some())
+                })
+                .map(|i| models[i].clone())
+                .collect();
             diffs.insert(
                 label.to_string(),
                 Difference {
-                    mae: sub(fa.mae, fb.mae),
-                    rmse: sub(fa.rmse, fb.rmse),
-                    q2: sub(fa.q2, fb.q2),
+                    mae: sub(ma.mae, mb.mae),
+                    rmse: sub(ma.rmse, mb.rmse),
+                    q2: sub(ma.q2, mb.q2),
+                    n: ma.n,
+                    excluded,
                     ci95: ci,
                 },
             );
+        }
+        if ff.n != fo_fit.n || ff.n != ffo.n {
+            let keep = covered(&[&ff, &fo_fit, &ffo]);
+            let common = keep.iter().filter(|&&k| k).count();
+            let left: Vec<&str> = (0..n)
+                .filter(|&i| {
+                    !keep[i]
+                        && [&ff, &fo_fit, &ffo]
+                            .iter()
+                            .any(|f| f.predicted[i].is_some())
+                })
+                .map(|i| models[i].as_str())
+                .collect();
+            warnings.push(format!(
+                "reward predictors cover different models (F {}, O {}, F+O {}): each predictor's metrics are over its own models; paired differences are taken only on the {common} model{} both compared predictors cover (left out of some: {})",
+                ff.n,
+                fo_fit.n,
+                ffo.n,
+                crate::profile::plural(common),
+                left.join(", ")
+            ));
         }
         sensitivity = Some(Sensitivity {
             alphas: grid.iter().map(|a| a.get()).collect(),
@@ -936,7 +1219,7 @@ pub fn analyze_with_progress(
         differences = Some(diffs);
     }
 
-    Ok(Report {
+    let report = Report {
         tool: "gapscope".into(),
         version: env!("CARGO_PKG_VERSION").into(),
         summary: table.summary(),
@@ -971,5 +1254,9 @@ pub fn analyze_with_progress(
         input: table.clone(),
         max_abs_gap,
         warnings,
-    })
+    };
+    match non_finite(&report) {
+        Some(what) => Err(AnalysisError::NonFinite(what)),
+        None => Ok(report),
+    }
 }

@@ -58,23 +58,22 @@ impl Folds {
 
     /// Fold ids as dense group indices, in order of first appearance.
     pub fn group_index(&self) -> Vec<usize> {
-        let order = distinct_in_order(&self.ids);
+        // A map, not a scan of the ids seen: linear in the models.
+        let mut index: std::collections::HashMap<&str, usize> = Default::default();
         self.ids
             .iter()
-            .map(|id| order.iter().position(|o| *o == id).unwrap_or(0))
+            .map(|id| {
+                let next = index.len();
+                *index.entry(id.as_str()).or_insert(next)
+            })
             .collect()
     }
 }
 
 /// Distinct values in order of first appearance.
 pub fn distinct_in_order(values: &[String]) -> Vec<&String> {
-    let mut out: Vec<&String> = Vec::new();
-    for v in values {
-        if !out.contains(&v) {
-            out.push(v);
-        }
-    }
-    out
+    let mut seen: std::collections::HashSet<&str> = Default::default();
+    values.iter().filter(|v| seen.insert(v.as_str())).collect()
 }
 
 /// Held-out predictions for one target.

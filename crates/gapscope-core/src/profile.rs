@@ -20,6 +20,10 @@ pub const DEFAULT_OPERATIONS: [&str; 7] = ["GI", "ST", "PL", "AS", "PM", "RC", "
 pub const DEFAULT_OUTCOME: &str = "reward";
 /// Cell texts read as a missing value, besides the empty cell (case-insensitive).
 pub const MISSING_MARKERS: [&str; 3] = ["NA", "N/A", "null"];
+/// The most columns a CSV file (profile table, label CSV) may have (docs/limits.md).
+pub const MAX_CSV_COLUMNS: usize = 10_000;
+/// The longest name (model, family, column, operation, id) in bytes: 4 KiB.
+pub const MAX_NAME_BYTES: usize = 4096;
 
 /// The role of a column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -102,6 +106,15 @@ pub enum ProfileError {
     ConflictingRoles(String),
     #[error("not a profile file: {0}")]
     UnknownFormat(String),
+    #[error("line {line}: the header has {columns} columns; at most {MAX_CSV_COLUMNS} are read")]
+    TooManyColumns { line: u64, columns: usize },
+    #[error("{at}: the `{column}` {what} is {bytes} bytes long; names are at most {MAX_NAME_BYTES} bytes (4 KiB)")]
+    NameTooLong {
+        at: Location,
+        column: String,
+        what: &'static str,
+        bytes: usize,
+    },
 }
 
 /// A numeric block: named columns, one row of optional values per model.
@@ -244,13 +257,59 @@ impl ProfileTable {
     }
 }
 
-/// A CSV field, quoted (RFC 4180) when it holds a comma, quote or line break,
-/// or starts with `#` (a line starting with `#` is a comment to the reader).
+/// A CSV field for export: [`csv_safe`] (the one writer of CSV cells).
 pub fn csv_field(s: &str) -> String {
+    csv_safe(s)
+}
+
+/// The characters that make a spreadsheet read a cell as a formula (OWASP,
+/// "CSV Injection"): `=`, `+`, `-`, `@`, tab and carriage return.
+const FORMULA_START: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+
+/// Whether a cell is a plain number (`-1.5`, `+2`, `1e-3`): such cells are
+/// written as they are, a spreadsheet reads them as numbers, not formulas.
+fn plain_number(s: &str) -> bool {
+    let body = s.strip_prefix(['-', '+']).unwrap_or(s);
+    body.starts_with(|c: char| c.is_ascii_digit() || c == '.')
+        && body
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '-' | '+'))
+        && s.parse::<f64>().is_ok_and(f64::is_finite)
+}
+
+/// Whether a text cell would be read by a spreadsheet as a formula, once any
+/// leading single quotes are put aside (so that neutralising can be undone
+/// exactly: see [`csv_unsafe`]).
+fn needs_quote_prefix(s: &str) -> bool {
+    let rest = s.trim_start_matches('\'');
+    rest.starts_with(FORMULA_START) && !plain_number(rest)
+}
+
+/// A CSV cell safe to open in a spreadsheet, quoted (RFC 4180) when needed.
+/// A cell starting with `=`, `+`, `-`, `@`, tab or CR (after any leading
+/// single quotes) gets one more leading `'` and is quoted, as OWASP
+/// recommends, unless it is a plain number such as `-1.5`
+/// (docs/decisions.md 22). The readers of gapscope ([`csv_unsafe`]) take that
+/// quote off again, so `profiles` output reads back with the same names.
+/// Cells that hold a comma, quote or line break, or start with `#` (a
+/// comment to the reader) are quoted.
+pub fn csv_safe(s: &str) -> String {
+    if needs_quote_prefix(s) {
+        return format!("\"'{}\"", s.replace('"', "\"\""));
+    }
     if s.contains([',', '"', '\n', '\r']) || s.starts_with('#') {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s.to_string()
+    }
+}
+
+/// Undo [`csv_safe`]'s formula neutralising on a cell read back: a leading
+/// `'` before what [`csv_safe`] would have neutralised is taken off (one).
+pub fn csv_unsafe(s: &str) -> &str {
+    match s.strip_prefix('\'') {
+        Some(rest) if needs_quote_prefix(rest) => rest,
+        _ => s,
     }
 }
 
@@ -392,17 +451,34 @@ impl RawTable {
             .flexible(false)
             .comment(Some(b'#'))
             .from_reader(text.as_bytes());
-        let headers = reader
-            .headers()
-            .map_err(|e| csv_error(e, 1))?
+        let mut lines = LineOf::new(text, true);
+        let header_record = reader.headers().map_err(|e| csv_error(e, 1))?.clone();
+        let header_line = lines.at(header_record.position().map_or(0, |p| p.byte()));
+        let headers = header_record
             .iter()
-            .map(|h| h.trim().to_string())
+            .map(|h| csv_unsafe(h.trim()).trim().to_string())
             .collect::<Vec<_>>();
+        if headers.len() > MAX_CSV_COLUMNS {
+            return Err(ProfileError::TooManyColumns {
+                line: header_line.max(1),
+                columns: headers.len(),
+            });
+        }
+        // A set, not a scan of the names before: linear in the columns.
+        let mut seen = std::collections::HashSet::with_capacity(headers.len());
         for (i, h) in headers.iter().enumerate() {
             if h.is_empty() {
                 return Err(ProfileError::EmptyColumnName(i + 1));
             }
-            if headers[..i].contains(h) {
+            if h.len() > MAX_NAME_BYTES {
+                return Err(ProfileError::NameTooLong {
+                    at: Location::Line(header_line.max(1)),
+                    column: format!("column {}", i + 1),
+                    what: "header name",
+                    bytes: h.len(),
+                });
+            }
+            if !seen.insert(h.as_str()) {
                 return Err(ProfileError::DuplicateColumn(h.clone()));
             }
         }
@@ -435,19 +511,26 @@ impl RawTable {
         };
         let mut record = csv::StringRecord::new();
         loop {
-            let line_guess = reader.position().line();
+            let byte_guess = reader.position().byte();
             match reader.read_record(&mut record) {
                 Ok(false) => break,
                 Ok(true) => {}
-                Err(e) => return Err(csv_error(e, line_guess)),
+                Err(e) => {
+                    let line = lines.at(e.position().map_or(byte_guess, |p| p.byte()));
+                    return Err(csv_error(e, line));
+                }
             }
-            let line = record.position().map_or(line_guess, |p| p.line());
+            let line = lines.at(record.position().map_or(byte_guess, |p| p.byte()));
             if record.iter().all(|f| f.trim().is_empty()) {
                 continue; // a blank line of separators only carries nothing
             }
             let at = Location::Line(line);
-            table.models.push(record[model_col].trim().to_string());
-            table.families.push(record[family_col].trim().to_string());
+            table
+                .models
+                .push(csv_unsafe(record[model_col].trim()).trim().to_string());
+            table
+                .families
+                .push(csv_unsafe(record[family_col].trim()).trim().to_string());
             table.locations.push(at);
             for (k, &c) in data_cols.iter().enumerate() {
                 table.columns[k].cells.push(parse_cell(&record[c]));
@@ -483,7 +566,7 @@ impl RawTable {
                 (Role::Foundational, &m.foundational),
                 (Role::Operation, &m.operations),
             ];
-            let mut seen: Vec<&str> = Vec::new();
+            let mut seen: std::collections::HashSet<&str> = Default::default();
             for (role, block) in blocks {
                 for (raw_name, value) in &block.0 {
                     let name = raw_name.trim();
@@ -494,6 +577,14 @@ impl RawTable {
                     if name.is_empty() {
                         return Err(bad("a dimension has an empty name".into()));
                     }
+                    if name.len() > MAX_NAME_BYTES {
+                        return Err(ProfileError::NameTooLong {
+                            at: at.clone(),
+                            column: block_key(role).into(),
+                            what: "dimension name",
+                            bytes: name.len(),
+                        });
+                    }
                     if ["model", "family"]
                         .iter()
                         .any(|k| name.eq_ignore_ascii_case(k))
@@ -502,10 +593,9 @@ impl RawTable {
                             "`{name}` cannot name a dimension (it is a field of every model)"
                         )));
                     }
-                    if seen.contains(&name) {
+                    if !seen.insert(name) {
                         return Err(bad(format!("`{name}` is given more than once")));
                     }
-                    seen.push(name);
                     let k = match index.get(name) {
                         Some(&(_, r, first)) if r != role => {
                             return Err(bad(format!(
@@ -514,6 +604,12 @@ impl RawTable {
                             )))
                         }
                         Some(&(k, _, _)) => k,
+                        None if table.columns.len() >= MAX_CSV_COLUMNS => {
+                            return Err(bad(format!(
+                                "`{name}` would be dimension {}; at most {MAX_CSV_COLUMNS} are read",
+                                table.columns.len() + 1
+                            )))
+                        }
                         None => {
                             table.columns.push(RawColumn {
                                 name: name.to_string(),
@@ -572,6 +668,16 @@ impl RawTable {
                     at: at.clone(),
                     column: "family".into(),
                 });
+            }
+            for (column, name) in [("model", &self.models[i]), ("family", &self.families[i])] {
+                if name.len() > MAX_NAME_BYTES {
+                    return Err(ProfileError::NameTooLong {
+                        at: at.clone(),
+                        column: column.into(),
+                        what: "field",
+                        bytes: name.len(),
+                    });
+                }
             }
             // A map, not a scan of the rows before: linear in the models.
             if let Some(&first) = first_row.get(self.models[i].as_str()) {
@@ -728,8 +834,62 @@ impl RawTable {
     }
 }
 
-fn csv_error(e: csv::Error, fallback_line: u64) -> ProfileError {
-    let line = e.position().map_or(fallback_line, |p| p.line());
+/// 1-based line numbers of byte offsets of a text, counted by `\n`, for
+/// the csv crate's record positions: its own line count lags one line behind
+/// in CRLF files (it ends a record at `\r` and counts the `\n` only when the
+/// next record begins). A record's start offset may point at the `\n` (or
+/// `\r`) that ended the record before: those belong to the line before.
+/// Offsets asked in increasing order cost one pass over the text in all.
+/// With `comments`, lines starting with `#` before a record are skipped too
+/// (the csv crate may give the offset where the comment began).
+pub(crate) struct LineOf<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    line: u64,
+    comments: bool,
+}
+
+impl<'a> LineOf<'a> {
+    pub(crate) fn new(text: &'a str, comments: bool) -> Self {
+        LineOf {
+            bytes: text.as_bytes(),
+            pos: 0,
+            line: 1,
+            comments,
+        }
+    }
+
+    /// The line on which the record starting at byte `offset` begins.
+    pub(crate) fn at(&mut self, offset: u64) -> u64 {
+        let mut target = usize::try_from(offset)
+            .unwrap_or(usize::MAX)
+            .min(self.bytes.len());
+        loop {
+            while target < self.bytes.len() && matches!(self.bytes[target], b'\r' | b'\n') {
+                target += 1;
+            }
+            if !(self.comments && self.bytes.get(target) == Some(&b'#')) {
+                break;
+            }
+            target = self.bytes[target..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(self.bytes.len(), |k| target + k + 1);
+        }
+        if target < self.pos {
+            self.pos = 0;
+            self.line = 1;
+        }
+        self.line += self.bytes[self.pos..target]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count() as u64;
+        self.pos = target;
+        self.line
+    }
+}
+
+fn csv_error(e: csv::Error, line: u64) -> ProfileError {
     let message = match e.kind() {
         csv::ErrorKind::UnequalLengths {
             expected_len, len, ..

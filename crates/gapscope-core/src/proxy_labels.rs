@@ -240,18 +240,12 @@ fn mean(v: &[f64]) -> Option<f64> {
     (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
 }
 
-/// One label CSV for several files.
+/// One label CSV for several files; every cell through
+/// [`crate::profile::csv_safe`] (spreadsheet formulas neutralised; the label
+/// reader takes the neutralising quote off again).
 pub fn to_csv(files: &[ProxyLabels]) -> String {
-    let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
-    let mut out = Vec::new();
-    let _ = w.write_record([
-        "trajectory_id",
-        "operation",
-        "requirement",
-        "label",
-        "turn",
-        "why",
-    ]);
+    use crate::profile::csv_safe;
+    let mut out = String::from("trajectory_id,operation,requirement,label,turn,why\n");
     for f in files {
         for r in &f.rows {
             let label = match r.label {
@@ -260,20 +254,19 @@ pub fn to_csv(files: &[ProxyLabels]) -> String {
                 Some(l) => format!("{l:.0}"),
             };
             let turn = r.turn.map(|t| t.to_string()).unwrap_or_default();
-            let _ = w.write_record([
+            let cells = [
                 r.trajectory_id.as_str(),
                 r.operation.as_str(),
                 r.requirement.as_str(),
                 label.as_str(),
                 turn.as_str(),
                 r.why.as_str(),
-            ]);
+            ];
+            out.push_str(&cells.map(csv_safe).join(","));
+            out.push('\n');
         }
     }
-    if let Ok(bytes) = w.into_inner() {
-        out = bytes;
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    out
 }
 
 /// A tool call of the simulation and what came back.

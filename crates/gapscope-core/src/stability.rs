@@ -86,6 +86,39 @@ pub enum StabilityError {
     Bootstrap(usize),
     #[error("further splits must be between 0 and {MAX_SPLITS}, got {0}")]
     Splits(u64),
+    #[error("no model of the trajectories is in the profile table, so no gap can be computed: the profile has {profile}; the trajectories have {trajectories} (names must match exactly)")]
+    NoOverlap {
+        profile: String,
+        trajectories: String,
+    },
+}
+
+/// Up to 10 names, backquoted, then how many more.
+fn some_names<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let mut seen: Vec<&str> = Vec::new();
+    let mut more = 0usize;
+    let mut set = std::collections::HashSet::new();
+    for n in names {
+        if set.insert(n) {
+            if seen.len() < 10 {
+                seen.push(n);
+            } else {
+                more += 1;
+            }
+        }
+    }
+    let mut s = seen
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if more > 0 {
+        s.push_str(&format!(" and {more} more"));
+    }
+    if s.is_empty() {
+        s.push_str("none");
+    }
+    s
 }
 
 /// The most further splits a stability analysis takes (each one refits both
@@ -369,6 +402,16 @@ pub fn stability(
     };
     if let Some(t) = trajectories.iter().find(|t| t.scenario_group.is_none()) {
         return Err(StabilityError::NoGroup(t.id.clone()));
+    }
+    let in_profile: std::collections::HashSet<&str> = f.models.iter().map(String::as_str).collect();
+    if !trajectories
+        .iter()
+        .any(|t| in_profile.contains(t.model.as_str()))
+    {
+        return Err(StabilityError::NoOverlap {
+            profile: some_names(f.models.iter().map(String::as_str)),
+            trajectories: some_names(trajectories.iter().map(|t| t.model.as_str())),
+        });
     }
     let common = operation_profile(trajectories, &ProfileOptions::default());
     let ops = common.operations.clone();

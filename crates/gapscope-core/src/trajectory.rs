@@ -670,6 +670,18 @@ pub fn apply_label_csv(corpus: &mut Corpus, text: &str) -> Result<usize, LabelEr
         .iter()
         .map(|h| h.trim().to_string())
         .collect::<Vec<_>>();
+    if headers.len() > crate::profile::MAX_CSV_COLUMNS {
+        return Err(LabelError::Line {
+            line: 1,
+            message: format!(
+                "the header has {} columns; at most {} are read",
+                headers.len(),
+                crate::profile::MAX_CSV_COLUMNS
+            ),
+        });
+    }
+    // Lines by `\n` (the csv crate's own count lags in CRLF files).
+    let mut lines = crate::profile::LineOf::new(text, false);
     let col = |name: &str| {
         headers
             .iter()
@@ -694,11 +706,12 @@ pub fn apply_label_csv(corpus: &mut Corpus, text: &str) -> Result<usize, LabelEr
     let mut n = 0;
     for record in reader.records() {
         let record = record.map_err(|e| LabelError::Line {
-            line: e.position().map_or(0, |p| p.line()),
+            line: e.position().map_or(0, |p| lines.at(p.byte())),
             message: e.to_string(),
         })?;
-        let line = record.position().map_or(0, |p| p.line());
-        let id = record[ct].trim();
+        let line = record.position().map_or(0, |p| lines.at(p.byte()));
+        // Cells written by csv_safe lose their neutralising quote.
+        let id = crate::profile::csv_unsafe(record[ct].trim()).trim();
         let &t = index.get(id).ok_or_else(|| LabelError::Line {
             line,
             message: format!("no trajectory with id `{id}`"),
@@ -716,17 +729,19 @@ pub fn apply_label_csv(corpus: &mut Corpus, text: &str) -> Result<usize, LabelEr
                 })
             }
         };
-        let op = record[co].trim();
+        let op = crate::profile::csv_unsafe(record[co].trim()).trim();
         if let Some(why) = bad_operation_name(op) {
             return Err(LabelError::Line {
                 line,
                 message: format!("`{op}` cannot name an operation ({why})"),
             });
         }
-        found
-            .entry((t, op.to_string()))
-            .or_default()
-            .push((record[cr].trim().to_string(), label));
+        found.entry((t, op.to_string())).or_default().push((
+            crate::profile::csv_unsafe(record[cr].trim())
+                .trim()
+                .to_string(),
+            label,
+        ));
         n += 1;
     }
     for ((t, op), mut labels) in found {

@@ -263,3 +263,41 @@ fn huge_synthetic_sizes_are_refused_before_allocating() {
         "--foundational: 1125899906842624 exceeds the limit of 1000 dimensions"
     );
 }
+
+/// Issue 14, item 9: in CRLF files the csv crate's own line count lags one
+/// line behind; every CSV reader reports the file's own line.
+#[test]
+fn crlf_csv_errors_name_the_files_own_line() {
+    use gapscope_core::ProfileTable;
+    // Line 1 header, 2 comment, 3 m1, 4 blank, 5 m2, 6 the bad cell.
+    let text = "model,family,TU,GI\r\n# note\r\nm1,A,1,2\r\n\r\nm2,B,3,4\r\nm3,C,abc,5\r\n";
+    let e = ProfileTable::read(text, &Default::default()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "line 6, column `TU`: expected a number (or an empty cell for a missing value), found `abc`"
+    );
+    let short = "model,family,TU,GI\r\nm1,A,1,2\r\nm2,B,3,4\r\nm3,C,5\r\n";
+    let e = ProfileTable::read(short, &Default::default()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "line 4: expected 4 fields like the header, found 3"
+    );
+    let dup = "model,family,TU\r\nm1,A,1\r\nm2,A,1\r\nm1,A,2\r\n";
+    let e = ProfileTable::read(dup, &Default::default()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "line 4: model `m1` appears again (first at line 2)"
+    );
+    let commented = "model,family,TU\r\n# one\r\n# two\r\nm1,A,y\r\n";
+    let e = ProfileTable::read(commented, &Default::default()).unwrap_err();
+    assert!(e.to_string().starts_with("line 4, column `TU`"), "{e}");
+    // The same files with LF give the same lines.
+    let e = ProfileTable::read(&text.replace("\r\n", "\n"), &Default::default()).unwrap_err();
+    assert!(e.to_string().starts_with("line 6, column `TU`"), "{e}");
+
+    // The label CSV: line 1 header, 2 and 3 good, 4 a bad label.
+    let mut corpus = read_jsonl(&format!("{}\n{}\n", LINE, LINE.replace("t-001", "t-002")));
+    let labels = "trajectory_id,operation,requirement,label\r\nt-001,GI,r1,1\r\nt-002,GI,r1,0\r\nt-002,GI,r2,2\r\n";
+    let e = gapscope_core::trajectory::apply_label_csv(&mut corpus, labels).unwrap_err();
+    assert_eq!(e.to_string(), "line 4: label `2` is not 0, 0.5, 1 or null");
+}
