@@ -568,6 +568,7 @@ impl Workbench {
             alpha: gapscope_core::Alpha::new(k.alpha).unwrap_or(gapscope_core::Alpha::DEFAULT),
             seed: k.seed,
             group_regex: (!regex.trim().is_empty()).then(|| regex.trim().to_string()),
+            macro_definition: k.macro_definition,
             ..StabilitySettings::default()
         };
         let job = Job::Stability {
@@ -1373,6 +1374,20 @@ fn TrajectoryOptionsView(wb: Workbench, models: Vec<String>) -> impl IntoView {
                     wb.trajectories.update(|t| t.all_tasks = on);
                     wb.rerun();
                 } />" use every task (default: only the tasks every model attempted)"</label>
+            <label><input type="checkbox" data-testid="keep-repeats" prop:checked=move || wb.trajectories.get().keep_repeats
+                on:change=move |ev| {
+                    let on = event_target_checked(&ev);
+                    wb.trajectories.update(|t| t.keep_repeats = on);
+                    wb.rerun();
+                } />" keep repeated trajectories (default: a trajectory read twice, e.g. the same file under two names, counts once)"</label>
+            <label>"domain of files that name none "
+                <input type="text" data-testid="domain" size="12" placeholder="e.g. airline"
+                    prop:value=move || wb.trajectories.get().domain.unwrap_or_default()
+                    on:change=move |ev| {
+                        let d = event_target_value(&ev).trim().to_string();
+                        wb.trajectories.update(|t| t.domain = (!d.is_empty()).then_some(d));
+                        wb.rerun();
+                    } /></label>
             <p class="muted">{format!("Models now: {}.", models.join(", "))}</p>
             {move || invalid.get().map(|m| view! { <span class="invalid" role="alert" data-testid="renames-error">{m}</span> })}
         </fieldset>

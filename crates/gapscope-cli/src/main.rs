@@ -102,6 +102,10 @@ enum Command {
         /// (domain, task id), so airline `32` is not retail `32`.
         #[arg(long)]
         domain: Option<String>,
+        /// Keep trajectories read twice (the same file under two names, a run
+        /// as `.eval` and `.json`): by default they count once, with a warning.
+        #[arg(long)]
+        keep_repeats: bool,
         /// Ridge penalty (> 0).
         #[arg(long, default_value_t = 10.0)]
         alpha: f64,
@@ -177,6 +181,10 @@ enum Command {
         /// (domain, task id), so airline `32` is not retail `32`.
         #[arg(long)]
         domain: Option<String>,
+        /// Keep trajectories read twice (the same file under two names, a run
+        /// as `.eval` and `.json`): by default they count once, with a warning.
+        #[arg(long)]
+        keep_repeats: bool,
         /// Print JSON (scores, eligible counts, tasks used) instead of CSV.
         #[arg(long)]
         json: bool,
@@ -203,6 +211,10 @@ enum Command {
         /// (domain, task id), so airline `32` is not retail `32`.
         #[arg(long)]
         domain: Option<String>,
+        /// Keep trajectories read twice (the same file under two names, a run
+        /// as `.eval` and `.json`): by default they count once, with a warning.
+        #[arg(long)]
+        keep_repeats: bool,
         /// Seed of the primary split and of the bootstrap.
         #[arg(long, default_value_t = 0)]
         seed: u64,
@@ -332,6 +344,7 @@ fn run(command: Command) -> Result<String, String> {
             macro_definition,
             scorer,
             domain,
+            keep_repeats,
             alpha,
             bootstrap,
             seed,
@@ -404,6 +417,7 @@ fn run(command: Command) -> Result<String, String> {
                     None => Default::default(),
                 },
                 domain,
+                keep_repeats,
                 model: None,
             };
             // Profiles, trajectories and labels go through the one reader the
@@ -463,6 +477,7 @@ fn run(command: Command) -> Result<String, String> {
             rename,
             scorer,
             domain,
+            keep_repeats,
             json,
         } => {
             let options = TrajectoryOptions {
@@ -470,6 +485,7 @@ fn run(command: Command) -> Result<String, String> {
                 all_tasks,
                 score: parse_scorer(scorer.as_deref())?,
                 domain,
+                keep_repeats,
                 model,
             };
             let corpus = read_corpus(&trajectories, labels.as_deref(), &options)?;
@@ -509,6 +525,7 @@ fn run(command: Command) -> Result<String, String> {
             bootstrap,
             macro_definition,
             domain,
+            keep_repeats,
             seed,
             splits,
             half_a,
@@ -530,6 +547,7 @@ fn run(command: Command) -> Result<String, String> {
                 None,
                 &TrajectoryOptions {
                     domain,
+                    keep_repeats,
                     ..TrajectoryOptions::default()
                 },
             )?;

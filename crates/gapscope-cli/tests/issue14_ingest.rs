@@ -103,6 +103,16 @@ fn a_trajectory_without_messages_or_reward_counts_as_read() {
 
 #[test]
 fn stability_draws_10000_by_default() {
+    // Run in full, 10,000 draws take over a minute in a debug build: the
+    // default is read from the help, and a short run says its draws and macro.
+    let help = gapscope(&["stability", "--help"]);
+    let text = String::from_utf8_lossy(&help.stdout);
+    let line = text
+        .lines()
+        .skip_while(|l| !l.contains("--bootstrap"))
+        .take(4)
+        .collect::<String>();
+    assert!(line.contains("[default: 10000]"), "{text}");
     let out = gapscope(&[
         "stability",
         "--profiles",
@@ -111,13 +121,17 @@ fn stability_draws_10000_by_default() {
         "assets/synthetic-trajectories/trajectories.jsonl",
         "--splits",
         "0",
+        "--bootstrap",
+        "20",
+        "--macro",
+        "pooled",
         "--json",
     ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["bootstrap"], 10_000);
-    assert_eq!(v["macro_definition"], "mean");
+    assert_eq!(v["bootstrap"], 20);
+    assert_eq!(v["macro_definition"], "pooled");
 }
 
 fn tempdir() -> std::path::PathBuf {
@@ -128,4 +142,34 @@ fn tempdir() -> std::path::PathBuf {
     ));
     std::fs::create_dir_all(&d).unwrap();
     d
+}
+
+#[test]
+fn a_file_given_twice_counts_once_unless_kept() {
+    need_shared();
+    let dir = tempdir();
+    let copy = dir.join("copy.json");
+    std::fs::copy(common::root().join(AIRLINE), &copy).unwrap();
+    let both = format!("{AIRLINE},{}", copy.display());
+    let out = gapscope(&["profiles", "--trajectories", &both]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    // Before the fix: 100 trajectories, every one counted twice.
+    assert!(
+        stderr.contains("50 trajectories of 1 models read"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!(
+            "note: {}: 50 trajectories repeat those of {AIRLINE} (the same τ²-bench simulation ids); counted once",
+            copy.display()
+        )),
+        "{stderr}"
+    );
+    let kept = gapscope(&["profiles", "--keep-repeats", "--trajectories", &both]);
+    let stderr = String::from_utf8_lossy(&kept.stderr);
+    assert!(
+        stderr.contains("100 trajectories of 1 models read"),
+        "{stderr}"
+    );
 }

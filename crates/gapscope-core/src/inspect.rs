@@ -208,6 +208,10 @@ struct Header {
 struct EvalSpec {
     task: String,
     model: String,
+    /// The run's own id (Inspect ≥ 0.3): a trajectory's identity is
+    /// (eval id, sample id, epoch).
+    #[serde(default)]
+    eval_id: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -864,6 +868,7 @@ fn to_corpus(
         Some(h) => (h.eval.task.clone(), h.eval.model.clone()),
         None => (String::new(), String::new()),
     };
+    let eval_id = header.as_ref().and_then(|h| h.eval.eval_id.clone());
     let model = model.map_or(header_model.clone(), str::to_string);
     // A re-logged sample: the last one wins.
     let mut by_key: IndexMap<(String, i64), Sample> = IndexMap::new();
@@ -934,6 +939,9 @@ fn to_corpus(
             format!("{task}:{sid}")
         };
         trajectories.push(Trajectory {
+            source_id: eval_id
+                .as_ref()
+                .map(|e| format!("inspect\u{1f}{e}\u{1f}{sid}\u{1f}{}", s.epoch)),
             id: format!("{task_id}:epoch{}@{header_model}", s.epoch),
             model: model.clone(),
             family: None,

@@ -6,6 +6,7 @@
 //! every file. A family that disagrees between files, a column that two files
 //! both carry, and two outcome columns are errors that name the files.
 
+use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
@@ -131,6 +132,11 @@ pub struct TrajectoryOptions {
     /// Name every trajectory's model so (file metadata can be wrong).
     #[serde(default)]
     pub model: Option<String>,
+    /// Keep trajectories that repeat others (the same file under two names,
+    /// a run as `.eval` and `.json`); by default they count once, with a
+    /// warning naming both files.
+    #[serde(default)]
+    pub keep_repeats: bool,
 }
 
 /// Whether `text` is a label CSV (`trajectory_id,operation,requirement,label`).
@@ -342,6 +348,21 @@ pub fn read_file(
                 declined: crate::trajectory::readers_declined(bytes),
             });
         }
+        let mut c = c;
+        // Trajectories their file gives no identity (a τ²-bench simulation
+        // without `id`, an Inspect log without `eval_id`): the file's
+        // SHA-256 and their place in it, so only a byte-identical copy repeats them.
+        if c.trajectories.iter().any(|t| t.source_id.is_none()) {
+            let sha = match &digest {
+                Some(d) => d.sha256.clone(),
+                None => crate::manifest::Input::new(&name, bytes).sha256,
+            };
+            for (k, t) in c.trajectories.iter_mut().enumerate() {
+                if t.source_id.is_none() {
+                    t.source_id = Some(format!("file\u{1f}{sha}\u{1f}{k}"));
+                }
+            }
+        }
         return Ok(FileRead {
             name,
             digest,
@@ -372,10 +393,18 @@ pub fn join_reads(reads: Vec<FileRead>, options: &TrajectoryOptions) -> Result<I
     let mut inputs = Inputs::default();
     // Texts of label CSVs, applied once every trajectory is read.
     let mut label_files: Vec<(String, String)> = Vec::new();
+    // The file each trajectory came from (index into `trajectory_files`).
+    let mut first_file: Vec<usize> = Vec::new();
     for read in reads {
         inputs.digests.extend(read.digest);
         match read.content {
-            FileContent::Trajectories(c) => add_corpus(&mut inputs, &read.name, c),
+            FileContent::Trajectories(c) => {
+                first_file.extend(std::iter::repeat_n(
+                    inputs.trajectory_files.len(),
+                    c.trajectories.len(),
+                ));
+                add_corpus(&mut inputs, &read.name, c);
+            }
             FileContent::Labels(text) => label_files.push((read.name, text)),
             FileContent::Text(text) => inputs.profiles.push((read.name, text)),
         }
@@ -405,6 +434,7 @@ pub fn join_reads(reads: Vec<FileRead>, options: &TrajectoryOptions) -> Result<I
             ),
         });
     }
+    drop_repeats(&mut inputs, &first_file, options.keep_repeats);
     let renamed =
         crate::trajectory::rename_models(&mut inputs.corpus.trajectories, &options.renames);
     if !options.renames.is_empty() {
@@ -428,6 +458,55 @@ pub fn join_reads(reads: Vec<FileRead>, options: &TrajectoryOptions) -> Result<I
         inputs.notes.push(format!("{name}: {n} labels applied"));
     }
     Ok(inputs)
+}
+
+/// Trajectories that repeat earlier ones ([`crate::trajectory::Trajectory::identity`]):
+/// dropped (or, with `keep`, kept) with one warning per pair of files.
+/// `file_of[i]` is trajectory i's file (index into `trajectory_files`).
+fn drop_repeats(inputs: &mut Inputs, file_of: &[usize], keep: bool) {
+    let mut seen: std::collections::HashMap<String, usize> = Default::default();
+    // (earlier file, later file) -> (count, kind)
+    let mut pairs: IndexMap<(usize, usize), (usize, &'static str)> = IndexMap::new();
+    let mut repeat = vec![false; inputs.corpus.trajectories.len()];
+    for (i, t) in inputs.corpus.trajectories.iter().enumerate() {
+        let identity = t.identity();
+        match seen.get(identity.as_ref()) {
+            Some(&first) => {
+                repeat[i] = true;
+                let e = pairs
+                    .entry((file_of[first], file_of[i]))
+                    .or_insert((0, crate::trajectory::identity_kind(&identity)));
+                e.0 += 1;
+            }
+            None => {
+                seen.insert(identity.into_owned(), i);
+            }
+        }
+    }
+    for ((a, b), (n, kind)) in &pairs {
+        let (fa, fb) = (&inputs.trajectory_files[*a], &inputs.trajectory_files[*b]);
+        let whose = if a == b {
+            "earlier ones of the same file".to_string()
+        } else {
+            format!("those of {fa}")
+        };
+        inputs.notes.push(format!(
+            "{fb}: {n} trajector{} {whose} ({kind}); {}",
+            if *n == 1 { "y repeats" } else { "ies repeat" },
+            if keep {
+                "kept, as asked: they count twice"
+            } else {
+                "counted once (keep repeats to count them again)"
+            }
+        ));
+    }
+    if !keep && !pairs.is_empty() {
+        let mut k = 0;
+        inputs.corpus.trajectories.retain(|_| {
+            k += 1;
+            !repeat[k - 1]
+        });
+    }
 }
 
 /// Add one trajectory file's corpus to the inputs, with what reading it said.

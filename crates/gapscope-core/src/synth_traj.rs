@@ -352,6 +352,7 @@ pub fn generate(params: &TrajParams) -> Result<SyntheticCorpus, String> {
                     labels,
                     gold_actions: Vec::new(),
                     stats: None,
+                    source_id: None,
                 });
             }
         }

@@ -573,6 +573,7 @@ mod tests {
             labels: Default::default(),
             gold_actions: vec![],
             stats: None,
+            source_id: None,
         };
         assert_eq!(
             assign_groups(&[t], &g).unwrap_err().to_string(),

@@ -492,6 +492,7 @@ pub fn into_trajectories<C: Content>(
         .enumerate()
         .map(|(i, s)| Trajectory {
             gold_actions: gold_actions(&s),
+            source_id: s.id.as_ref().map(|id| format!("tau2\u{1f}{id}")),
             id: s.id.unwrap_or_else(|| format!("{file}#{i}")),
             model: model.to_string(),
             family: None,
@@ -539,6 +540,7 @@ pub fn to_trajectories(results: &Results, model: &str, file: &str) -> Vec<Trajec
         .enumerate()
         .map(|(i, s)| Trajectory {
             gold_actions: gold_actions(s),
+            source_id: s.id.as_ref().map(|id| format!("tau2\u{1f}{id}")),
             id: s.id.clone().unwrap_or_else(|| format!("{file}#{i}")),
             model: model.to_string(),
             family: None,

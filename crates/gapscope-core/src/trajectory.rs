@@ -80,6 +80,12 @@ pub struct Trajectory {
     /// ([`ReadOptions::light`]); `None` when the messages are here.
     #[serde(skip)]
     pub stats: Option<MessageStats>,
+    /// The file's own identity of this trajectory ([`Trajectory::identity`]):
+    /// a τ²-bench simulation id, an Inspect (eval id, sample id, epoch), a
+    /// canonical (model, id); for files that give none, the file's SHA-256
+    /// and the trajectory's place in it. Set by the readers.
+    #[serde(skip)]
+    pub source_id: Option<String>,
 }
 
 /// What the list of trajectories needs of their messages.
@@ -124,7 +130,27 @@ pub fn several_domains(trajectories: &[Trajectory]) -> bool {
     })
 }
 
+/// What kind of identity two repeated trajectories share, for the warning.
+pub fn identity_kind(identity: &str) -> &'static str {
+    match identity.split('\u{1f}').next() {
+        Some("tau2") => "the same τ²-bench simulation ids",
+        Some("inspect") => "the same Inspect eval id, sample ids and epochs",
+        Some("jsonl") => "the same trajectory ids and models",
+        _ => "byte-identical files",
+    }
+}
+
 impl Trajectory {
+    /// The identity by which a trajectory read twice (the same file under
+    /// two names, a run as `.eval` and `.json`) is recognised: the
+    /// reader's [`Trajectory::source_id`], else (model, id).
+    pub fn identity(&self) -> std::borrow::Cow<'_, str> {
+        match &self.source_id {
+            Some(s) => std::borrow::Cow::Borrowed(s),
+            None => std::borrow::Cow::Owned(format!("jsonl\u{1f}{}\u{1f}{}", self.model, self.id)),
+        }
+    }
+
     /// The task's identity (domain, task id).
     pub fn task_key(&self) -> TaskKey<'_> {
         TaskKey {
@@ -348,6 +374,7 @@ impl JsonlLines {
                     corpus.notes.push(LineError { line, message });
                 }
                 let mut t = t;
+                t.source_id = Some(format!("jsonl\u{1f}{}\u{1f}{}", t.model, t.id));
                 if t.domain.is_none() {
                     t.domain.clone_from(&self.options.domain);
                 }
