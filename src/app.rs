@@ -115,6 +115,8 @@ struct Workbench {
     pool: StoredValue<Pool, LocalStorage>,
     /// The files of a `Source::Attached`, posted to the worker with each job.
     attached: StoredValue<Vec<web_sys::File>, LocalStorage>,
+    /// Names among `attached` that the page derived (proxy labels).
+    derived: StoredValue<Vec<String>>,
     pool_stats: RwSignal<PoolStats>,
     /// The realization analysis running now, if any.
     job: StoredValue<Option<JobId>>,
@@ -242,6 +244,7 @@ impl Workbench {
         Workbench {
             pool: StoredValue::new_local(Pool::new()),
             attached: StoredValue::new_local(Vec::new()),
+            derived: StoredValue::new(Vec::new()),
             pool_stats: RwSignal::new(PoolStats::default()),
             job: StoredValue::new(None),
             shown_job: StoredValue::new(None),
@@ -336,6 +339,7 @@ impl Workbench {
             pair: self.pair.get_untracked(),
             macro_definition: k.macro_definition,
             trajectories: self.trajectories.get_untracked(),
+            derived: self.derived.get_value(),
         };
         let files = self.files_of(&source);
         // A newer request supersedes the running one: stop it for real.
@@ -401,6 +405,8 @@ impl Workbench {
                             files.push(file);
                             let names = files.iter().map(|f| f.name()).collect();
                             self.attached.set_value(files);
+                            self.derived.set_value(Vec::new());
+                            self.derived.set_value(vec![PROXY_LABELS.to_string()]);
                             // Not the files hashed before, though perhaps
                             // under the same names.
                             self.digests.set_value(None);
@@ -793,8 +799,7 @@ impl Workbench {
         }
         self.analysis.update(|a| {
             if let Some(a) = a {
-                a.manifest =
-                    gapscope_core::manifest::Manifest::new(inputs, a.manifest.settings.clone());
+                a.manifest = a.manifest.with_inputs(inputs);
             }
         });
     }

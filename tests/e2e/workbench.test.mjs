@@ -13,6 +13,7 @@ import { chromium } from 'playwright-core';
 
 import { startServer } from '../../scripts/serve.mjs';
 import { WorkbenchPage } from './pages/workbench.mjs';
+import { assertManifestReproduces } from './support/manifest.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CLI = join(ROOT, 'target/release/gapscope');
@@ -43,6 +44,14 @@ let server;
 let context;
 let page;
 let wb;
+/** The page's manifest and JSON report, downloaded (the manifest waits for its digests). */
+async function manifestAndReport() {
+  await page.waitForFunction(() => !document.querySelector('[data-testid=export-manifest]')?.disabled, null, { timeout: 30_000 });
+  const manifest = JSON.parse((await wb.download(() => page.getByTestId('export-manifest').click())).text);
+  const report = JSON.parse((await wb.download(() => page.getByTestId('export-json').click())).text);
+  return { manifest, report };
+}
+
 const requests = [];
 const consoleErrors = [];
 
@@ -373,6 +382,12 @@ test('column roles: ignoring a foundational column reruns the analysis without i
   assert.match(await wb.summary.innerText(), /ignored: TU/);
   await wb.openView('gaps');
   assertHeatmapMatchesReport(await wb.cells(wb.gapHeatmap), cliReport(EXAMPLE, '--foundational', 'IS,KU,CI,RE,SM,CE'));
+  // The manifest's command carries the role override (issue 14 item 4, case c).
+  {
+    const { manifest, report } = await manifestAndReport();
+    assert.match(manifest.command, / --foundational IS,KU,CI,RE,SM,CE /);
+    assertManifestReproduces(manifest, report);
+  }
   // Loading a dataset again starts from the default roles.
   await page.getByTestId('load-example').click();
   await page.waitForFunction(() => document.querySelector('[data-testid=summary-sentence]')?.textContent.includes('7 foundational dimensions'));
@@ -459,6 +474,13 @@ test('trajectory files split by model, with a label file, form one corpus; poole
   const cli = (...extra) => cliReport(foundational, '--trajectories', parts.join(','), '--labels', labels, '--bootstrap', '10000', ...extra);
   assertHeatmapMatchesReport(await wb.cells(wb.gapHeatmap), cli());
   assert.match(await page.getByTestId('warnings').innerText(), /labels.csv: 2 labels applied/);
+  // The manifest's command names every file by its role (issue 14 item 4, case b).
+  const sources = Object.fromEntries([foundational, ...parts, labels].map((p) => [p.split('/').pop(), p]));
+  {
+    const { manifest, report } = await manifestAndReport();
+    assert.match(manifest.command, /^gapscope report --profiles foundational-small\.csv --trajectories A1\.jsonl --trajectories B1\.jsonl --trajectories C1\.jsonl --trajectories D1\.jsonl --labels labels\.csv /);
+    assertManifestReproduces(manifest, report, sources);
+  }
   // The pooled macro: the overall view shows the CLI's macro MAE, and the URL says pooled.
   await page.getByTestId('macro').selectOption('pooled');
   await wb.waitIdle();
@@ -477,6 +499,12 @@ test('trajectory files split by model, with a label file, form one corpus; poole
   await page.waitForFunction(() => /renamed \(B1 → A1\)/.test(document.querySelector('[data-testid=warnings]')?.textContent ?? ''));
   await wb.openView('gaps');
   assertHeatmapMatchesReport(await wb.cells(wb.gapHeatmap), cli('--macro', 'pooled', '--rename', 'B1=A1'));
+  // … and the macro definition and the rename (case c).
+  {
+    const { manifest, report } = await manifestAndReport();
+    assert.match(manifest.command, / --macro pooled .*--rename B1=A1 /);
+    assertManifestReproduces(manifest, report, sources);
+  }
   await page.getByTestId('macro').selectOption('mean');
   await wb.waitIdle();
   await page.getByTestId('load-example').click();
@@ -572,6 +600,32 @@ test('proxy labels for τ²-bench files: the button adds the CLI\'s label file, 
   assert.equal(await page.getByTestId('filter-gold').isChecked(), shownRows < allRows, `${shownRows} of ${allRows} listed`);
   assert.equal(await page.getByTestId('filter-tool-errors').isChecked(), false);
   await page.screenshot({ path: join(ARTIFACTS, 'proxy-labels.png'), fullPage: true });
+  await page.getByTestId('load-example').click();
+  await wb.waitForSource('synthetic example');
+});
+
+test('derived proxy labels: the manifest\'s command derives them itself and gives the page\'s report', async () => {
+  // Test data: a made-up foundational profile for four models of the shared
+  // airline results (issue 14 item 4, case d).
+  const dir = join(ROOT, '../shared/data/tau2/airline/results');
+  const names = ['claude-sonnet-4-5__aide-platform__airline_1trial.json', 'gpt-4.1__llm_agent__airline_test20_1trial.json',
+    'gpt-oss-120b__langchain-agent__airline_1trial.json', 'toolorchestra__airline_1trial_trimmed.json'];
+  const files = names.map((f) => join(dir, f));
+  for (const f of files) assert.ok(existsSync(f), `${f} (the tests need ../shared)`);
+  const tmp = mkdtempSync(join(tmpdir(), 'gapscope-'));
+  const foundational = join(tmp, 'foundational-airline.csv');
+  writeFileSync(foundational, 'model,family,TU,RE\nclaude-sonnet-4-5,Anthropic,71,64\ngpt-4.1,OpenAI,62,55\nopenai/gpt-oss-120b,OpenAI-open,58,61\ngpt-4.1-mini-2025-04-14,OpenAI-mini,49,47\n');
+  await wb.fileInput.setInputFiles([foundational, ...files]);
+  await wb.openView('trajectories');
+  await page.getByTestId('overview-summary').waitFor({ timeout: 30_000 });
+  await page.getByTestId('derive-proxy-labels').click();
+  await page.getByTestId('proxy-note').waitFor({ timeout: 30_000 });
+  await page.waitForFunction(() => / [1-9][0-9]* labelled\.$/.test(document.querySelector('[data-testid=overview-summary]')?.textContent ?? ''), null, { timeout: 30_000 });
+  await wb.waitIdle();
+  const { manifest, report } = await manifestAndReport();
+  assert.match(manifest.command, new RegExp(`^gapscope evidence tau2-labels ${names.map((n) => n.replace(/[.]/g, '\\.')).join(' ')} > proxy-labels\\.csv && gapscope report --profiles foundational-airline\\.csv( --trajectories \\S+){4} --labels proxy-labels\\.csv `));
+  assert.ok(Object.keys(report.operations).length > 0, 'the proxy labels give operations');
+  assertManifestReproduces(manifest, report, { 'foundational-airline.csv': foundational, ...Object.fromEntries(names.map((n, i) => [n, files[i]])) });
   await page.getByTestId('load-example').click();
   await wb.waitForSource('synthetic example');
 });
@@ -740,7 +794,11 @@ test('the manifest names the input by SHA-256 with the settings, and the theme s
   assert.deepEqual(manifest.inputs, [{ name: 'synthetic example', bytes: readFileSync(EXAMPLE).length, sha256: sha }]);
   assert.equal(manifest.settings.seed, 0);
   assert.equal(manifest.settings.bootstrap, 10000);
-  assert.match(manifest.command, /^gapscope report --profiles synthetic example --alpha 10 --bootstrap 10000 --seed 0/);
+  // The embedded example is written by the command that makes it, and the
+  // command gives the page's report (issue 14 item 4, case a).
+  assert.match(manifest.command, /^gapscope synth > synthetic-example\.csv && gapscope report --profiles synthetic-example\.csv --alpha 10 --bootstrap 10000 --seed 0 --grid 0\.01 10000 25 --json$/);
+  const report = JSON.parse((await wb.download(() => page.getByTestId('export-json').click())).text);
+  assertManifestReproduces(manifest, report);
   await page.getByTestId('theme').selectOption('dark');
   assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
   assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor), 'rgb(20, 22, 27)');

@@ -15,7 +15,7 @@ use gapscope_core::assoc::association_sensitivity;
 use gapscope_core::join::{
     join_reads, read_file, read_profiles_with, FileContent, InputFile, Messages, TrajectoryOptions,
 };
-use gapscope_core::manifest::{Input, Manifest};
+use gapscope_core::manifest::{Input, InputKind, Manifest, Recipe, RecipeFile};
 use gapscope_core::profile::RewardScale;
 use gapscope_core::stability::{stability, StabilitySettings};
 use gapscope_core::synth::{self, SynthParams};
@@ -80,9 +80,10 @@ enum Command {
         /// reward are joined with --profiles on `model` (common tasks, mean macro).
         #[arg(long, value_delimiter = ',')]
         trajectories: Vec<PathBuf>,
-        /// With --trajectories: a label CSV (trajectory_id,operation,requirement,label).
+        /// With --trajectories: label CSVs (trajectory_id,operation,requirement,label);
+        /// repeat the flag for several.
         #[arg(long)]
-        labels: Option<PathBuf>,
+        labels: Vec<PathBuf>,
         /// With --trajectories: rename or merge models, OLD=NEW; repeatable.
         #[arg(long)]
         rename: Vec<String>,
@@ -402,7 +403,7 @@ fn run(command: Command) -> Result<String, String> {
                     Scale::Percent => RewardScale::Percent,
                 },
             };
-            if labels.is_some() && trajectories.is_empty() {
+            if !labels.is_empty() && trajectories.is_empty() {
                 return Err("--labels needs --trajectories".into());
             }
             let options = TrajectoryOptions {
@@ -453,7 +454,37 @@ fn run(command: Command) -> Result<String, String> {
                     .iter()
                     .map(|(name, bytes)| Input::new(name, bytes))
                     .collect();
-                let m = Manifest::new(inputs, report.settings.clone());
+                let base = |p: &PathBuf| {
+                    p.file_name().map_or_else(
+                        || p.display().to_string(),
+                        |n| n.to_string_lossy().into_owned(),
+                    )
+                };
+                let mut recipe_files = Vec::new();
+                for (list, kind) in [
+                    (&profiles, InputKind::Profiles),
+                    (&trajectories, InputKind::Trajectories),
+                    (&labels, InputKind::Labels),
+                ] {
+                    recipe_files.extend(list.iter().map(|p| RecipeFile {
+                        name: base(p),
+                        kind,
+                        written_by: None,
+                    }));
+                }
+                let recipe = Recipe {
+                    files: recipe_files,
+                    roles: overrides.clone(),
+                    trajectories: options.clone(),
+                    pair: report.association_sensitivity.as_ref().map(|a| {
+                        (
+                            a.foundational.clone(),
+                            a.operation.clone(),
+                            provider.clone(),
+                        )
+                    }),
+                };
+                let m = Manifest::with_recipe(inputs, report.settings.clone(), recipe);
                 let text = serde_json::to_string_pretty(&m)
                     .map_err(|e| format!("writing the manifest: {e}"))?;
                 std::fs::write(&path, text + "\n")

@@ -165,11 +165,40 @@ pub struct Inputs {
     pub corpus: crate::trajectory::Corpus,
     /// Names of the trajectory files, in input order.
     pub trajectory_files: Vec<String>,
+    /// Names of the label CSVs, in input order.
+    pub label_files: Vec<String>,
     /// What reading said (skipped lines, reward mappings, renames, labels).
     pub notes: Vec<String>,
     /// With [`read_inputs_from`]'s `digests`: name, size and SHA-256 of
     /// every file, in input order.
     pub digests: Vec<crate::manifest::Input>,
+}
+
+impl Inputs {
+    /// The files as a reproducibility command names them (their kind, in
+    /// input order within each kind); `manifest_name` maps a name read here
+    /// to the file's name in the folder the command runs in.
+    pub fn recipe_files(
+        &self,
+        manifest_name: &dyn Fn(&str) -> String,
+    ) -> Vec<crate::manifest::RecipeFile> {
+        use crate::manifest::{InputKind, RecipeFile};
+        let of = |names: &[String], kind| {
+            names
+                .iter()
+                .map(|n| RecipeFile {
+                    name: manifest_name(n),
+                    kind,
+                    written_by: None,
+                })
+                .collect::<Vec<_>>()
+        };
+        let profiles: Vec<String> = self.profiles.iter().map(|(n, _)| n.clone()).collect();
+        let mut out = of(&profiles, InputKind::Profiles);
+        out.extend(of(&self.trajectory_files, InputKind::Trajectories));
+        out.extend(of(&self.label_files, InputKind::Labels));
+        out
+    }
 }
 
 /// Which trajectories keep their messages when inputs are read.
@@ -405,7 +434,10 @@ pub fn join_reads(reads: Vec<FileRead>, options: &TrajectoryOptions) -> Result<I
                 ));
                 add_corpus(&mut inputs, &read.name, c);
             }
-            FileContent::Labels(text) => label_files.push((read.name, text)),
+            FileContent::Labels(text) => {
+                inputs.label_files.push(read.name.clone());
+                label_files.push((read.name, text));
+            }
             FileContent::Text(text) => inputs.profiles.push((read.name, text)),
         }
     }
@@ -716,6 +748,7 @@ pub fn profiles_of_inputs(
         trajectory_files: traj_names,
         mut notes,
         digests: _,
+        label_files: _,
     } = inputs;
     let mut pooled: Option<(Vec<String>, Vec<Option<f64>>)> = None;
     if !traj_names.is_empty() {

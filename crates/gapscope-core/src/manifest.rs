@@ -32,31 +32,205 @@ pub struct Manifest {
     pub version: String,
     pub inputs: Vec<Input>,
     pub settings: SettingsReport,
-    /// The CLI command that recomputes the report from the same file.
+    /// How the inputs were read: what the command is made of.
+    #[serde(default)]
+    pub recipe: Recipe,
+    /// The shell command that recomputes the report (`--json`) from files
+    /// under their manifest names in the current folder; built-in and derived
+    /// files are first written by the commands that make them.
     pub command: String,
 }
 
+/// The role a file plays in `gapscope report`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum InputKind {
+    /// A profile table (`--profiles`).
+    #[default]
+    Profiles,
+    /// A trajectory file (`--trajectories`).
+    Trajectories,
+    /// A label CSV (`--labels`).
+    Labels,
+}
+
+/// One file of the command: its name in the folder the command runs in, its
+/// role, and the command that writes it when it is built in or derived
+/// (run before the report).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RecipeFile {
+    pub name: String,
+    pub kind: InputKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub written_by: Option<String>,
+}
+
+/// Every setting that changes a number, beside [`SettingsReport`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Recipe {
+    /// In input order within each kind (the command lists profiles, then
+    /// trajectories, then labels, as the CLI reads them; only the order
+    /// within a kind changes a number).
+    pub files: Vec<RecipeFile>,
+    #[serde(default)]
+    pub roles: crate::profile::RoleOverrides,
+    #[serde(default)]
+    pub trajectories: crate::join::TrajectoryOptions,
+    /// Association sensitivity: (foundational, operation, provider).
+    #[serde(default)]
+    pub pair: Option<(String, String, Option<String>)>,
+}
+
 impl Manifest {
+    /// A manifest without a recipe: the inputs are profile tables given as
+    /// they are named.
     pub fn new(inputs: Vec<Input>, settings: SettingsReport) -> Self {
-        let file = inputs.first().map_or("FILE", |i| i.name.as_str());
-        let command = format!(
-            "gapscope report --profiles {file} --alpha {} --bootstrap {} --seed {} --grid {},{},{}{} --json",
-            settings.alpha,
-            settings.bootstrap,
-            settings.seed,
-            settings.grid.lo,
-            settings.grid.hi,
-            settings.grid.points,
-            if settings.nested { "" } else { " --no-nested" }
-        );
+        let recipe = Recipe {
+            files: inputs
+                .iter()
+                .map(|i| RecipeFile {
+                    name: i.name.clone(),
+                    ..RecipeFile::default()
+                })
+                .collect(),
+            ..Recipe::default()
+        };
+        Manifest::with_recipe(inputs, settings, recipe)
+    }
+
+    pub fn with_recipe(inputs: Vec<Input>, settings: SettingsReport, recipe: Recipe) -> Self {
+        let command = command(&recipe, &settings);
         Manifest {
             tool: "gapscope".into(),
             version: env!("CARGO_PKG_VERSION").into(),
             inputs,
             settings,
+            recipe,
             command,
         }
     }
+
+    /// The same manifest with the inputs' digests filled in (the page hashes
+    /// its files after the answer).
+    pub fn with_inputs(&self, inputs: Vec<Input>) -> Self {
+        Manifest {
+            inputs,
+            ..self.clone()
+        }
+    }
+}
+
+/// A word for a POSIX shell: as it is when it needs no quoting, else in
+/// single quotes (a single quote inside written `'\''`).
+pub fn shell_quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// The `gapscope report … --json` command of a recipe, after the commands
+/// that write its built-in or derived files (joined with `&&`).
+fn command(recipe: &Recipe, settings: &SettingsReport) -> String {
+    let q = |w: &str| shell_quote(w);
+    let mut words: Vec<String> = vec!["gapscope".into(), "report".into()];
+    for (kind, flag) in [
+        (InputKind::Profiles, "--profiles"),
+        (InputKind::Trajectories, "--trajectories"),
+        (InputKind::Labels, "--labels"),
+    ] {
+        for f in recipe.files.iter().filter(|f| f.kind == kind) {
+            words.push(flag.into());
+            words.push(q(&f.name));
+        }
+    }
+    if recipe.files.is_empty() {
+        words.extend(["--profiles".into(), "FILE".into()]);
+    }
+    words.extend([
+        "--alpha".into(),
+        settings.alpha.to_string(),
+        "--bootstrap".into(),
+        settings.bootstrap.to_string(),
+        "--seed".into(),
+        settings.seed.to_string(),
+        "--grid".into(),
+        settings.grid.lo.to_string(),
+        settings.grid.hi.to_string(),
+        settings.grid.points.to_string(),
+    ]);
+    if !settings.nested {
+        words.push("--no-nested".into());
+    }
+    if settings.macro_definition != crate::analysis::MacroDefinition::Mean {
+        words.extend(["--macro".into(), settings.macro_definition.name().into()]);
+    }
+    let r = &recipe.roles;
+    for (flag, names) in [
+        ("--foundational", &r.foundational),
+        ("--operations", &r.operations),
+    ] {
+        if let Some(names) = names {
+            words.extend([flag.into(), q(&names.join(","))]);
+        }
+    }
+    if let Some(o) = &r.outcome {
+        words.extend(["--outcome".into(), q(o)]);
+    }
+    if r.no_outcome {
+        words.push("--no-outcome".into());
+    }
+    match r.reward_scale {
+        crate::profile::RewardScale::Auto => {}
+        crate::profile::RewardScale::Fraction => {
+            words.extend(["--reward-scale".into(), "fraction".into()])
+        }
+        crate::profile::RewardScale::Percent => {
+            words.extend(["--reward-scale".into(), "percent".into()])
+        }
+    }
+    let t = &recipe.trajectories;
+    for (old, new) in &t.renames {
+        words.extend(["--rename".into(), q(&format!("{old}={new}"))]);
+    }
+    if t.all_tasks {
+        words.push("--all-tasks".into());
+    }
+    if let Some(s) = &t.score.scorer {
+        let choice = match &t.score.key {
+            Some(k) => format!("{s}:{k}"),
+            None => s.clone(),
+        };
+        words.extend(["--scorer".into(), q(&choice)]);
+    }
+    if let Some(d) = &t.domain {
+        words.extend(["--domain".into(), q(d)]);
+    }
+    if t.keep_repeats {
+        words.push("--keep-repeats".into());
+    }
+    if let Some((f, o, provider)) = &recipe.pair {
+        words.extend(["--pair".into(), q(&format!("{f}:{o}"))]);
+        if let Some(p) = provider {
+            words.extend(["--provider".into(), q(p)]);
+        }
+    }
+    words.push("--json".into());
+    let mut steps: Vec<String> = Vec::new();
+    for f in &recipe.files {
+        if let Some(w) = &f.written_by {
+            if !steps.contains(w) {
+                steps.push(w.clone());
+            }
+        }
+    }
+    steps.push(words.join(" "));
+    steps.join(" && ")
 }
 
 /// Lowercase hex SHA-256.
@@ -70,6 +244,65 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_command_names_every_setting_that_changes_a_number() {
+        let settings = crate::analysis::SettingsReport {
+            alpha: 10.0,
+            bootstrap: 0,
+            seed: 0,
+            prng: String::new(),
+            macro_definition: crate::analysis::MacroDefinition::Pooled,
+            grid: crate::analysis::AlphaGrid::new(0.01, 10000.0, 25).unwrap(),
+            nested: false,
+        };
+        let recipe = Recipe {
+            files: vec![
+                RecipeFile {
+                    name: "run.jsonl".into(),
+                    kind: InputKind::Trajectories,
+                    written_by: None,
+                },
+                RecipeFile {
+                    name: "my profile's.csv".into(),
+                    kind: InputKind::Profiles,
+                    written_by: None,
+                },
+                RecipeFile {
+                    name: "l.csv".into(),
+                    kind: InputKind::Labels,
+                    written_by: Some("gapscope evidence tau2-labels run.jsonl > l.csv".into()),
+                },
+            ],
+            roles: crate::profile::RoleOverrides {
+                foundational: Some(vec!["TU".into(), "RE".into()]),
+                outcome: Some("success".into()),
+                reward_scale: crate::profile::RewardScale::Fraction,
+                ..Default::default()
+            },
+            trajectories: crate::join::TrajectoryOptions {
+                renames: vec![("a b".into(), "c".into())],
+                all_tasks: true,
+                domain: Some("airline".into()),
+                keep_repeats: true,
+                score: crate::inspect::ScoreChoice::parse("match:acc").unwrap(),
+                ..Default::default()
+            },
+            pair: Some(("CE".into(), "RC".into(), Some("Anthropic".into()))),
+        };
+        let m = Manifest::with_recipe(Vec::new(), settings, recipe);
+        assert_eq!(
+            m.command,
+            "gapscope evidence tau2-labels run.jsonl > l.csv && gapscope report --profiles 'my profile'\\''s.csv' \
+             --trajectories run.jsonl --labels l.csv --alpha 10 --bootstrap 0 --seed 0 --grid 0.01 10000 25 \
+             --no-nested --macro pooled --foundational TU,RE --outcome success --reward-scale fraction \
+             --rename 'a b=c' --all-tasks --scorer match:acc --domain airline --keep-repeats --pair CE:RC \
+             --provider Anthropic --json"
+        );
+        assert_eq!(shell_quote("a'b"), "'a'\\''b'");
+        assert_eq!(shell_quote(""), "''");
+        assert_eq!(shell_quote("$(rm -rf /)"), "'$(rm -rf /)'");
+    }
 
     #[test]
     fn sha256_known_vectors() {

@@ -99,6 +99,10 @@ pub struct Request {
     /// Renames and the task subset for trajectory files.
     #[serde(default)]
     pub trajectories: TrajectoryOptions,
+    /// Files among the source that the page derived (the proxy labels of
+    /// its τ²-bench files): the manifest's command writes them first.
+    #[serde(default)]
+    pub derived: Vec<String>,
 }
 
 /// A (foundational, operation) pair for association sensitivity.
@@ -423,6 +427,7 @@ fn analyze_files(
             .join(" + "),
     };
     let mut digests = Vec::new();
+    let mut recipe: Option<gapscope_core::manifest::Recipe> = None;
     let (table, settings, pair, join) = match &imported {
         Some(old) => {
             let settings = old
@@ -461,6 +466,7 @@ fn analyze_files(
                 read_inputs_from(files, &request.trajectories, &Messages::Counts, true)
                     .map_err(|e| e.to_string())?;
             digests = std::mem::take(&mut inputs.digests);
+            recipe = Some(recipe_of(request, &inputs));
             if let Some(out) = overview_out {
                 *out = Some(Ok(overview_of_inputs(&inputs, &request.trajectories)));
             }
@@ -509,7 +515,19 @@ fn analyze_files(
             )
         });
     }
-    let manifest = Manifest::new(digests, report.settings.clone());
+    let manifest = match recipe {
+        Some(mut recipe) => {
+            recipe.pair = pair.as_ref().map(|p| {
+                (
+                    p.foundational.clone(),
+                    p.operation.clone(),
+                    p.provider.clone(),
+                )
+            });
+            Manifest::with_recipe(digests, report.settings.clone(), recipe)
+        }
+        None => Manifest::new(digests, report.settings.clone()),
+    };
     Ok(Analysis {
         source: name,
         synthetic,
@@ -519,6 +537,43 @@ fn analyze_files(
         join: join.filter(|_| n_files > 1),
         manifest,
     })
+}
+
+/// What the manifest's command is made of: the files by kind, under the
+/// names they have in the folder the command runs in (built-in data and
+/// derived labels written first by the commands that make them), and every
+/// setting that changes a number.
+fn recipe_of(request: &Request, inputs: &Inputs) -> gapscope_core::manifest::Recipe {
+    let corpus_prefix = format!("{CORPUS_LABEL}: ");
+    let tau2_files: Vec<String> = inputs
+        .trajectory_files
+        .iter()
+        .map(|n| gapscope_core::manifest::shell_quote(n))
+        .collect();
+    let mut files = inputs.recipe_files(&|n: &str| match n.strip_prefix(&corpus_prefix) {
+        Some(rest) => format!("synthetic-trajectories/{rest}"),
+        None if n == EXAMPLE_LABEL => "synthetic-example.csv".to_string(),
+        None => n.to_string(),
+    });
+    for f in &mut files {
+        if matches!(request.source, Source::Example) {
+            f.written_by = Some("gapscope synth > synthetic-example.csv".into());
+        } else if matches!(request.source, Source::Corpus) {
+            f.written_by = Some("gapscope synth-trajectories --out synthetic-trajectories".into());
+        } else if request.derived.contains(&f.name) {
+            f.written_by = Some(format!(
+                "gapscope evidence tau2-labels {} > {}",
+                tau2_files.join(" "),
+                gapscope_core::manifest::shell_quote(&f.name)
+            ));
+        }
+    }
+    gapscope_core::manifest::Recipe {
+        files,
+        roles: request.roles.clone(),
+        trajectories: request.trajectories.clone(),
+        pair: None,
+    }
 }
 
 /// The request's settings, validated.
@@ -1018,6 +1073,7 @@ pub fn warm_up() {
         pair: None,
         macro_definition: MacroDefinition::Mean,
         trajectories: TrajectoryOptions::default(),
+        derived: Vec::new(),
     };
     // Read ahead, as the browser reads fetched files (nothing hashed).
     let plan = ReadPlan {
@@ -1515,6 +1571,7 @@ mod tests {
             pair: None,
             macro_definition: MacroDefinition::Mean,
             trajectories: TrajectoryOptions::default(),
+            derived: Vec::new(),
         };
         let direct = handle(&req).unwrap();
         assert!(direct.synthetic);
@@ -1560,6 +1617,7 @@ mod tests {
             pair: None,
             macro_definition: MacroDefinition::Mean,
             trajectories: TrajectoryOptions::default(),
+            derived: Vec::new(),
         };
         let traj = corpus_trajectories().as_bytes().to_vec();
         type Files = Vec<(String, Vec<u8>)>;
@@ -1682,7 +1740,7 @@ mod tests {
                 match (analysis.as_ref(), *early) {
                     (Ok(a), Ok(mut e)) => {
                         assert!(e.manifest.inputs.is_empty(), "{source:?}");
-                        e.manifest = Manifest::new(digests, e.manifest.settings.clone());
+                        e.manifest = e.manifest.with_inputs(digests);
                         assert_eq!(a, &e, "{source:?}");
                     }
                     (Err(a), Err(e)) => assert_eq!(a, &e, "{source:?}"),
@@ -1842,6 +1900,7 @@ mod tests {
             pair: None,
             macro_definition: MacroDefinition::Mean,
             trajectories: TrajectoryOptions::default(),
+            derived: Vec::new(),
         };
         let a = handle(&req).unwrap();
         assert!(a.synthetic);
@@ -1974,6 +2033,7 @@ mod tests {
             pair: None,
             macro_definition: MacroDefinition::Mean,
             trajectories: TrajectoryOptions::default(),
+            derived: Vec::new(),
         };
         let messages = exchange(3, Job::Analyze(req));
         let steps: Vec<(u32, u32, String)> = messages
@@ -2022,6 +2082,7 @@ mod tests {
             pair: None,
             macro_definition: MacroDefinition::Mean,
             trajectories: TrajectoryOptions::default(),
+            derived: Vec::new(),
         };
         let messages = exchange(1, Job::Analyze(req.clone()));
         let Some(FromWorker::Done {
@@ -2069,6 +2130,7 @@ mod tests {
             }),
             macro_definition: MacroDefinition::Mean,
             trajectories: TrajectoryOptions::default(),
+            derived: Vec::new(),
         };
         let a = handle(&req).unwrap();
         let s = a.report.association_sensitivity.unwrap();
@@ -2113,6 +2175,7 @@ mod tests {
             pair: None,
             macro_definition: MacroDefinition::Mean,
             trajectories: TrajectoryOptions::default(),
+            derived: Vec::new(),
         };
         let a = handle(&req).unwrap();
         assert_eq!(a.source, "f.csv + o.csv");
