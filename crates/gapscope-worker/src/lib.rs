@@ -550,16 +550,29 @@ fn recipe_of(request: &Request, inputs: &Inputs) -> gapscope_core::manifest::Rec
         .iter()
         .map(|n| gapscope_core::manifest::shell_quote(n))
         .collect();
+    const EXAMPLE_FILE: &str = "synthetic-example.csv";
+    const CORPUS_DIR: &str = "synthetic-trajectories";
+    // The built-in data by the labels the worker gives it (whatever way the
+    // page sent it: the example is re-sent as a named text when its roles change).
+    let builtin: std::cell::RefCell<Vec<String>> = Default::default();
     let mut files = inputs.recipe_files(&|n: &str| match n.strip_prefix(&corpus_prefix) {
-        Some(rest) => format!("synthetic-trajectories/{rest}"),
-        None if n == EXAMPLE_LABEL => "synthetic-example.csv".to_string(),
+        Some(rest) => {
+            let name = format!("{CORPUS_DIR}/{rest}");
+            builtin.borrow_mut().push(name.clone());
+            name
+        }
+        None if n == EXAMPLE_LABEL => {
+            builtin.borrow_mut().push(EXAMPLE_FILE.to_string());
+            EXAMPLE_FILE.to_string()
+        }
         None => n.to_string(),
     });
+    let builtin = builtin.into_inner();
     for f in &mut files {
-        if matches!(request.source, Source::Example) {
-            f.written_by = Some("gapscope synth > synthetic-example.csv".into());
-        } else if matches!(request.source, Source::Corpus) {
-            f.written_by = Some("gapscope synth-trajectories --out synthetic-trajectories".into());
+        if builtin.contains(&f.name) && f.name == EXAMPLE_FILE {
+            f.written_by = Some(format!("gapscope synth > {EXAMPLE_FILE}"));
+        } else if builtin.contains(&f.name) {
+            f.written_by = Some(format!("gapscope synth-trajectories --out {CORPUS_DIR}"));
         } else if request.derived.contains(&f.name) {
             f.written_by = Some(format!(
                 "gapscope evidence tau2-labels {} > {}",
@@ -1559,6 +1572,57 @@ pub mod web {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn built_in_data_is_written_by_the_commands_that_make_it() {
+        let req = |source| Request {
+            source,
+            alpha: 10.0,
+            bootstrap: 0,
+            seed: 0,
+            roles: RoleOverrides::default(),
+            pair: None,
+            macro_definition: MacroDefinition::Mean,
+            trajectories: TrajectoryOptions::default(),
+            derived: Vec::new(),
+        };
+        let example = handle(&req(Source::Example)).unwrap().manifest;
+        assert_eq!(
+            example.command,
+            "gapscope synth > synthetic-example.csv && gapscope report --profiles synthetic-example.csv --alpha 10 --bootstrap 0 --seed 0 --grid 0.01 10000 25 --json"
+        );
+        // The example re-sent as a named text (its roles changed) is still built in.
+        let mut r = req(Source::File {
+            name: EXAMPLE_LABEL.into(),
+            text: EXAMPLE_CSV.into(),
+        });
+        r.roles.no_outcome = true;
+        let m = handle(&r).unwrap().manifest;
+        assert!(
+            m.command
+                .starts_with("gapscope synth > synthetic-example.csv && ")
+                && m.command.contains(" --no-outcome "),
+            "{}",
+            m.command
+        );
+        // A user's file of that name is not.
+        let mine = handle(&req(Source::File {
+            name: "synthetic-example.csv".into(),
+            text: EXAMPLE_CSV.into(),
+        }))
+        .unwrap()
+        .manifest;
+        assert!(
+            mine.command.starts_with("gapscope report "),
+            "{}",
+            mine.command
+        );
+        let corpus = handle(&req(Source::Corpus)).unwrap().manifest;
+        assert_eq!(
+            corpus.command,
+            "gapscope synth-trajectories --out synthetic-trajectories && gapscope report --profiles synthetic-trajectories/foundational.csv --trajectories synthetic-trajectories/trajectories.jsonl --alpha 10 --bootstrap 0 --seed 0 --grid 0.01 10000 25 --json"
+        );
+    }
 
     #[test]
     fn example_round_trips_through_json() {

@@ -41,7 +41,7 @@ export function assertManifestReproduces(manifest, pageReport, sources = {}) {
   for (const f of manifest.recipe.files) {
     if (f.written_by) continue;
     const from = sources[f.name];
-    assert.ok(from, `no local copy given for the manifest's ${f.name}`);
+    assert.ok(from, `no local copy given for the manifest's ${f.name} (recipe: ${JSON.stringify(manifest.recipe.files)}; command: ${manifest.command})`);
     mkdirSync(dirname(join(dir, f.name)), { recursive: true });
     copyFileSync(from, join(dir, f.name));
   }
