@@ -131,7 +131,9 @@ pub fn groups_from_task_ids(
     trajectories: &[Trajectory],
     pattern: &str,
 ) -> Result<Vec<Trajectory>, StabilityError> {
-    let re = regex::Regex::new(pattern)
+    // regex-lite: the syntax of `regex` without its Unicode tables (a far
+    // smaller wasm); `\w`, `\d`, `\s` are ASCII classes.
+    let re = regex_lite::Regex::new(pattern)
         .map_err(|e| StabilityError::BadRegex(pattern.into(), e.to_string()))?;
     trajectories
         .iter()
