@@ -86,6 +86,8 @@ pub enum StabilityError {
     Bootstrap(usize),
     #[error("further splits must be between 0 and {MAX_SPLITS}, got {0}")]
     Splits(u64),
+    #[error("alpha: {0}")]
+    Alpha(crate::analysis::SettingsError),
     #[error("no model of the trajectories is in the profile table, so no gap can be computed: the profile has {profile}; the trajectories have {trajectories} (names must match exactly)")]
     NoOverlap {
         profile: String,
@@ -390,6 +392,11 @@ pub fn stability(
 ) -> Result<StabilityReport, StabilityError> {
     if s.bootstrap > crate::analysis::MAX_BOOTSTRAP {
         return Err(StabilityError::Bootstrap(s.bootstrap));
+    }
+    if s.alpha.get() < crate::analysis::MIN_ALPHA {
+        return Err(StabilityError::Alpha(
+            crate::analysis::SettingsError::AlphaTooSmall(s.alpha.get()),
+        ));
     }
     if s.splits > MAX_SPLITS {
         return Err(StabilityError::Splits(s.splits));
@@ -715,6 +722,15 @@ mod tests {
         }
         // The halves follow the macro definition in force (it was always the mean).
         assert_ne!(macro_gaps[0], macro_gaps[1]);
+        // A penalty that makes the solve ill-conditioned is refused, as in the report.
+        let tiny = StabilitySettings {
+            alpha: crate::Alpha::new(1e-300).unwrap(),
+            ..Default::default()
+        };
+        assert!(stability(&f, &corpus.trajectories, &tiny)
+            .unwrap_err()
+            .to_string()
+            .starts_with("alpha: the ridge penalty must be at least 1e-6 (got 1e-300)"));
     }
 
     #[test]
