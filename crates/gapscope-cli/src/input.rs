@@ -164,6 +164,117 @@ pub fn read_input_text(path: &Path, cap: u64) -> Result<String, InputError> {
     })
 }
 
+/// An input file opened to be read as a stream (the core parses canonical
+/// JSONL line by line as it arrives, so a large file is never held whole;
+/// other formats it reads whole), under the same cap as [`read_input_file`]:
+/// a regular file over the cap is refused before it is read, and a stream
+/// that goes past it (a device, a pipe, a file that grows) fails at one byte
+/// past the cap. [`Stream::explain`] turns the core's error into the same
+/// located message as [`read_input_file`] gives when the cap was the cause.
+pub struct Stream {
+    path: PathBuf,
+    cap: u64,
+    /// The file's size, when it is a regular file.
+    known: Option<u64>,
+    /// Bytes read past the cap (set by the reader).
+    over: std::rc::Rc<std::cell::Cell<Option<u64>>>,
+    file: Option<std::fs::File>,
+}
+
+impl Stream {
+    pub fn open(path: &Path, cap: u64) -> Result<Stream, InputError> {
+        let file = std::fs::File::open(path).map_err(|error| InputError::Io {
+            path: path.to_path_buf(),
+            error,
+        })?;
+        let known = file
+            .metadata()
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| m.len());
+        if let Some(size) = known.filter(|&s| s > cap) {
+            return Err(InputError::TooLarge {
+                path: path.to_path_buf(),
+                size,
+                cap,
+            });
+        }
+        Ok(Stream {
+            path: path.to_path_buf(),
+            cap,
+            known,
+            over: Default::default(),
+            file: Some(file),
+        })
+    }
+
+    /// The reader (once): the file, failing one byte past the cap.
+    pub fn reader(&mut self) -> Box<dyn Read> {
+        Box::new(Capped {
+            inner: self.file.take(),
+            cap: self.cap,
+            read: 0,
+            over: self.over.clone(),
+        })
+    }
+
+    /// The message for an error of the read: the cap's own when the stream
+    /// went past it, else the core's.
+    pub fn explain(&self, error: impl fmt::Display) -> String {
+        match self.over.get() {
+            None => error.to_string(),
+            Some(read) => match self.known {
+                Some(_) => InputError::TooLarge {
+                    path: self.path.clone(),
+                    size: read,
+                    cap: self.cap,
+                },
+                None => InputError::NoEnd {
+                    path: self.path.clone(),
+                    cap: self.cap,
+                },
+            }
+            .to_string(),
+        }
+    }
+}
+
+/// A reader that fails (and says so in `over`: the bytes read) once more
+/// than `cap` bytes would have been read.
+struct Capped {
+    inner: Option<std::fs::File>,
+    cap: u64,
+    read: u64,
+    over: std::rc::Rc<std::cell::Cell<Option<u64>>>,
+}
+
+impl Read for Capped {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let Some(inner) = self.inner.as_mut() else {
+            return Ok(0);
+        };
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        let left = self.cap - self.read;
+        if left == 0 {
+            // One byte past the cap tells a stream that goes on from one that ends.
+            let mut probe = [0u8; 1];
+            return match inner.read(&mut probe)? {
+                0 => Ok(0),
+                _ => {
+                    self.over.set(Some(self.read + 1));
+                    Err(std::io::Error::other("more than the input cap"))
+                }
+            };
+        }
+        let want = usize::try_from(left).map_or(buf.len(), |l| l.min(buf.len()));
+        let n = inner.read(&mut buf[..want])?;
+        self.read += n as u64;
+        Ok(n)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -176,6 +287,35 @@ mod tests {
             e.to_string(),
             "/dev/zero: not read: more than the 3145728 bytes (3 MiB) an input file may have, and it did not end"
         );
+    }
+
+    #[test]
+    fn a_stream_stops_one_byte_past_the_cap_with_the_same_message() {
+        let mut s = Stream::open(Path::new("/dev/zero"), 3 << 20).unwrap();
+        let mut out = Vec::new();
+        let e = s.reader().read_to_end(&mut out).unwrap_err();
+        assert_eq!(out.len(), 3 << 20);
+        assert_eq!(
+            s.explain(e),
+            "/dev/zero: not read: more than the 3145728 bytes (3 MiB) an input file may have, and it did not end"
+        );
+        let dir = std::env::temp_dir().join(format!("gapscope-stream-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("ten.txt");
+        std::fs::write(&p, b"0123456789").unwrap();
+        let mut s = Stream::open(&p, 10).unwrap();
+        let mut out = Vec::new();
+        s.reader().read_to_end(&mut out).unwrap();
+        assert_eq!(out, b"0123456789");
+        assert_eq!(s.explain("other"), "other");
+        assert_eq!(
+            Stream::open(&p, 9).err().unwrap().to_string(),
+            format!(
+                "{}: the file is 10 bytes, more than the 9 bytes an input file may have",
+                p.display()
+            )
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

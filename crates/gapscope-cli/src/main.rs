@@ -13,7 +13,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use gapscope_core::analysis::{AlphaGrid, MacroDefinition, MAX_BOOTSTRAP};
 use gapscope_core::assoc::association_sensitivity;
 use gapscope_core::join::{
-    join_reads, read_file, read_profiles_with, FileContent, InputFile, Messages, TrajectoryOptions,
+    join_reads, profiles_of_inputs, read_file, FileContent, InputFile, Messages, TrajectoryOptions,
 };
 use gapscope_core::manifest::{Input, InputKind, Manifest, Recipe, RecipeFile};
 use gapscope_core::profile::RewardScale;
@@ -450,10 +450,7 @@ fn run(command: Command) -> Result<String, String> {
                 );
             }
             if let Some(path) = manifest {
-                let inputs = files
-                    .iter()
-                    .map(|(name, bytes)| Input::new(name, bytes))
-                    .collect();
+                let inputs = files.clone();
                 let base = |p: &PathBuf| {
                     p.file_name().map_or_else(
                         || p.display().to_string(),
@@ -654,8 +651,10 @@ fn run(command: Command) -> Result<String, String> {
             let (mut n, mut m) = (0, 0);
             for path in &files {
                 let text = input::read_input_text(path, input::MAX_INPUT_BYTES)?;
-                let results =
-                    tau2::read_results(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+                // Message contents are not needed: skipped, never built.
+                let results = tau2::read_results_light(&text)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                drop(text);
                 let r = tau2::check(&results, tasks.as_deref());
                 n += r.reproduced;
                 m += r.checks;
@@ -692,7 +691,14 @@ fn run(command: Command) -> Result<String, String> {
                         if ml.equals_tasks.is_empty() {
                             "match no task".to_string()
                         } else {
-                            format!("equal those of task {}", ml.equals_tasks.join(", "))
+                            format!(
+                                "equal those of task {}{}",
+                                ml.equals_tasks.join(", "),
+                                match ml.equals_tasks_total.saturating_sub(ml.equals_tasks.len()) {
+                                    0 => String::new(),
+                                    more => format!(" and {more} more"),
+                                }
+                            )
                         }
                     ));
                 }
@@ -712,7 +718,7 @@ fn run(command: Command) -> Result<String, String> {
                     .map(|s| s + "\n")
                     .map_err(|e| e.to_string())
             } else {
-                let refs: Vec<(String, &tau2::Results)> =
+                let refs: Vec<(String, &tau2::Results<_>)> =
                     all.iter().map(|(f, r)| (f.clone(), r)).collect();
                 for w in tau2::task_set_warnings(&refs) {
                     out.push_str(&format!("warning: {w}\n"));
@@ -783,21 +789,20 @@ fn read_corpus(
 ) -> Result<Corpus, String> {
     let mut reads = Vec::new();
     for path in paths.iter().map(PathBuf::as_path).chain(labels) {
-        let bytes = input::read_input_file(path, input::MAX_INPUT_BYTES)?;
         let name = path.display().to_string();
         let is_labels = labels == Some(path);
-        // Why each reader declined a file given as trajectories that none reads.
-        let declined = (!is_labels && gapscope_core::trajectory::detect_bytes(&bytes).is_none())
-            .then(|| readers_declined(&bytes));
+        // Streamed: canonical JSONL is parsed line by line as it is read
+        // (never held whole); other formats are read whole by the core.
+        let mut stream = input::Stream::open(path, input::MAX_INPUT_BYTES)?;
         let read = read_file(
-            InputFile::Bytes(name.clone(), bytes.into()),
+            InputFile::Stream(name.clone(), stream.reader()),
             options,
             &Messages::Counts,
             false,
         )
-        .map_err(|e| e.to_string())?;
-        match &read.content {
-            FileContent::Trajectories(c) if !is_labels => {
+        .map_err(|e| stream.explain(e))?;
+        match (&read.content, is_labels) {
+            (FileContent::Trajectories(c), false) => {
                 for e in c.skipped.iter().take(20) {
                     eprintln!("{}", term_safe(&format!("{name}: {e} (skipped)")));
                 }
@@ -815,16 +820,18 @@ fn read_corpus(
                     eprintln!("{}", term_safe(&format!("{name}: {e}")));
                 }
             }
-            FileContent::Labels(_) if is_labels => {}
-            _ if is_labels => {
+            (FileContent::Labels(_), true) => {}
+            (_, true) => {
                 return Err(format!(
                     "{name}: not a label CSV (expected the columns trajectory_id,operation,requirement,label)"
                 ))
             }
-            _ => {
+            // Read whole (not JSONL) and recognized by no trajectory reader:
+            // why each reader declined it.
+            (FileContent::Text(text) | FileContent::Labels(text), false) => {
                 return Err(format!(
                     "{name}: no trajectory could be read; each reader declined it: {}",
-                    declined.unwrap_or_default().join("; ")
+                    readers_declined(text.as_bytes()).join("; ")
                 ))
             }
         }
@@ -857,36 +864,46 @@ fn parse_scorer(scorer: Option<&str>) -> Result<gapscope_core::inspect::ScoreCho
 }
 
 /// Read the files and join them (one file: read as it is). Returns the table
-/// and each file's name and bytes (for the manifest); join notes go to stderr.
-#[allow(clippy::type_complexity)]
+/// and each file's name (its base name), size and SHA-256 for the manifest,
+/// hashed as the file is streamed (canonical JSONL is parsed line by line,
+/// never held whole); join notes go to stderr.
 fn read_files(
     paths: &[PathBuf],
     overrides: &RoleOverrides,
     options: &TrajectoryOptions,
-) -> Result<(ProfileTable, Vec<(String, Vec<u8>)>), String> {
-    let mut files = Vec::new();
+) -> Result<(ProfileTable, Vec<Input>), String> {
+    let mut inputs = Vec::new();
     for path in paths {
-        let bytes = input::read_input_file(path, input::MAX_INPUT_BYTES)?;
-        files.push((path.display().to_string(), bytes));
+        let mut stream = input::Stream::open(path, input::MAX_INPUT_BYTES)?;
+        let name = path.display().to_string();
+        let read = read_file(
+            InputFile::Stream(name, stream.reader()),
+            options,
+            &Messages::Counts,
+            true,
+        )
+        .map_err(|e| stream.explain(e))?;
+        inputs.push(read);
     }
-    let (table, join) =
-        read_profiles_with(&files, overrides, options).map_err(|e| e.to_string())?;
+    let mut inputs = join_reads(inputs, options).map_err(|e| e.to_string())?;
     // The manifest names files by their base name.
-    let raw = files
+    let digests = std::mem::take(&mut inputs.digests)
         .into_iter()
         .zip(paths)
-        .map(|((_, bytes), path)| {
-            let name = path.file_name().map_or_else(
+        .map(|(d, path)| Input {
+            name: path.file_name().map_or_else(
                 || path.display().to_string(),
                 |n| n.to_string_lossy().into_owned(),
-            );
-            (name, bytes)
+            ),
+            ..d
         })
         .collect();
+    let (table, join) =
+        profiles_of_inputs(inputs, overrides, options).map_err(|e| e.to_string())?;
     for s in join.sentences() {
         eprintln!("note: {}", term_safe(&s));
     }
-    Ok((table, raw))
+    Ok((table, digests))
 }
 
 /// The widest the name column of a text table gets.

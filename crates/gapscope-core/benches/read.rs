@@ -8,6 +8,16 @@
 //! read + parse only), with the ratio. Each side: the fastest of 11
 //! repetitions after one warm-up (the least disturbed run: the machine is
 //! shared, and medians moved by 2× between runs), the median beside it. Python: `GAPSCOPE_BENCH_PYTHON` (default `python3`).
+//!
+//! Then the scaling rows (issue 14: "`tau2 check` and long simulations are
+//! not hostile: make them linear"), each the time per item at two sizes
+//! ten times apart, measured in the same run, with their ratio (≈ 1 is
+//! linear; a quadratic reader gives ≈ 10): `tau2 check` (parse + check) of
+//! 3,000 and 30,000 simulations made from the shared airline file's (new
+//! simulation and task ids, every second simulation checked against
+//! another task's actions); `profiles` (read + operation profile) of one
+//! simulation of 1,000 and 10,000 messages made from the file's tool calls
+//! and results, one recorded check per call.
 //! Fails loudly when the data directory is absent. No timing is asserted.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::disallowed_methods)]
@@ -17,8 +27,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use gapscope_core::tau2::read_tasks;
-use gapscope_core::trajectory::{detect, read_any, TrajectoryFormat};
+use gapscope_core::tau2::{self, read_tasks};
+use gapscope_core::trajectory::{detect, read_any, read_any_bytes, ReadOptions, TrajectoryFormat};
+use serde_json::{json, Value};
 
 const REPS: usize = 11;
 
@@ -129,4 +140,142 @@ fn main() {
         ),
         Err(e) => println!("Python json.load: skipped ({python}: {e})"),
     }
+    scaling(&dir.join("airline/results/claude-sonnet-4-5__aide-platform__airline_1trial.json"));
+}
+
+/// The fastest of `reps` runs of `f`, in seconds.
+fn fastest(reps: usize, mut f: impl FnMut()) -> f64 {
+    (0..reps)
+        .map(|_| {
+            let s = Instant::now();
+            f();
+            s.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// `n` simulations (and as many copies of the tasks) from a results file:
+/// copy `c` of simulation `s` gets id `s-c` and runs task `t-c`; every
+/// second one names the next task of its copy instead (checked against
+/// another task's actions). Message contents are dropped (the check reads
+/// tool calls only), so 30,000 simulations stay about 100 MB.
+fn replicated(base: &Value, n: usize) -> String {
+    let sims = base["simulations"].as_array().unwrap();
+    let tasks = base["tasks"].as_array().unwrap();
+    let ids: Vec<&str> = tasks.iter().map(|t| t["id"].as_str().unwrap()).collect();
+    let (mut out_sims, mut out_tasks) = (Vec::new(), Vec::new());
+    for c in 0..n.div_ceil(sims.len()) {
+        for t in tasks {
+            let mut t = t.clone();
+            t["id"] = json!(format!("{}-{c}", t["id"].as_str().unwrap()));
+            out_tasks.push(t);
+        }
+        for s in sims {
+            if out_sims.len() == n {
+                break;
+            }
+            let mut s = s.clone();
+            let k = out_sims.len();
+            s["id"] = json!(format!("{}-{c}", s["id"].as_str().unwrap_or("s")));
+            let task = s["task_id"].as_str().unwrap();
+            let at = ids.iter().position(|i| *i == task).unwrap();
+            let task = if k % 2 == 0 {
+                task
+            } else {
+                ids[(at + 1) % ids.len()]
+            };
+            s["task_id"] = json!(format!("{task}-{c}"));
+            for m in s["messages"].as_array_mut().unwrap() {
+                let m = m.as_object_mut().unwrap();
+                m.remove("raw_data");
+                m.insert("content".into(), Value::Null);
+            }
+            out_sims.push(s);
+        }
+    }
+    json!({"info": base["info"], "tasks": out_tasks, "simulations": out_sims}).to_string()
+}
+
+/// One simulation of `n` messages: the file's tool calls in turn (each
+/// with a distinct `nonce` argument) and their results, one recorded
+/// check per call.
+fn long_simulation(base: &Value, n: usize) -> String {
+    let mut turns: Vec<(Value, Value)> = Vec::new();
+    for s in base["simulations"].as_array().unwrap() {
+        let msgs = s["messages"].as_array().unwrap();
+        for (i, m) in msgs.iter().enumerate() {
+            if m["role"] == "assistant" {
+                if let (Some(c), Some(r)) = (m["tool_calls"].get(0), msgs.get(i + 1)) {
+                    turns.push((c.clone(), r["content"].clone()));
+                }
+            }
+        }
+    }
+    let (mut messages, mut checks) = (Vec::new(), Vec::new());
+    let mut k = 0;
+    while messages.len() < n {
+        let (call, result) = &turns[k % turns.len()];
+        let mut args = call["arguments"].clone();
+        args["nonce"] = json!(k);
+        let id = format!("call-{k}");
+        messages.push(json!({"role": "assistant", "content": null,
+            "tool_calls": [{"id": id, "name": call["name"], "arguments": args}]}));
+        messages.push(json!({"role": "tool", "id": id, "content": result}));
+        checks.push(
+            json!({"action": {"name": call["name"], "arguments": args}, "action_match": true}),
+        );
+        k += 1;
+    }
+    json!({"info": base["info"], "simulations": [{"id": "long", "task_id": "1", "messages": messages,
+        "reward_info": {"reward": 1.0, "action_checks": checks}}]})
+    .to_string()
+}
+
+fn scaling(file: &Path) {
+    let base: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    println!("scaling (time per item at two sizes, ratio ≈ 1 when linear, ≈ 10 when quadratic):");
+    let check = |n: usize| {
+        let text = replicated(&base, n);
+        let mut checks = 0;
+        let t = fastest(3, || {
+            let r = tau2::read_results_light(&text).unwrap();
+            let c = tau2::check(&r, None);
+            assert_eq!(c.reproduced, c.checks);
+            checks = black_box(c).checks;
+        });
+        println!(
+            "  tau2 check, {n:>6} simulations ({:.0} MB, {checks} checks): {t:7.3} s, {:6.1} µs per simulation",
+            text.len() as f64 / 1e6,
+            1e6 * t / n as f64
+        );
+        t / n as f64
+    };
+    let (small, large) = (check(3_000), check(30_000));
+    println!(
+        "  ratio (per simulation, 30,000 vs 3,000): {:.2}",
+        large / small
+    );
+    let profile = |n: usize| {
+        let text = long_simulation(&base, n);
+        let options = ReadOptions {
+            light: true,
+            ..Default::default()
+        };
+        let t = fastest(3, || {
+            let c = read_any_bytes("long.json", text.as_bytes(), &options).unwrap();
+            let p =
+                gapscope_core::trajectory::operation_profile(&c.trajectories, &Default::default());
+            black_box(p);
+        });
+        println!(
+            "  profiles, one simulation of {n:>6} messages: {t:7.3} s, {:6.2} µs per message",
+            1e6 * t / n as f64
+        );
+        t / n as f64
+    };
+    let (small, large) = (profile(1_000), profile(10_000));
+    println!(
+        "  ratio (per message, 10,000 vs 1,000): {:.2}",
+        large / small
+    );
 }

@@ -311,6 +311,19 @@ pub fn read_file(
         },
         domain: options.domain.clone(),
     };
+    if let InputFile::Read(read) = file {
+        return Ok(*read);
+    }
+    if let Some(why) = options
+        .model
+        .as_deref()
+        .and_then(|m| crate::trajectory::bad_name("model name", m))
+    {
+        return Err(ReadError::Trajectories {
+            file: file.name().to_string(),
+            message: format!("{why} (the name given for every trajectory)"),
+        });
+    }
     let mut digest = None;
     let (name, whole) = match file {
         InputFile::Read(read) => return Ok(*read),
@@ -621,6 +634,46 @@ impl<R: std::io::Read> std::io::Read for Hashing<R> {
     }
 }
 
+/// Append what `reader` gives (at most `max` bytes) to `buf`, which grows as
+/// data arrives through fallible allocations: memory that runs out is an
+/// error naming how much was read, not an abort. Returns the bytes read.
+fn read_into(
+    reader: &mut dyn std::io::Read,
+    buf: &mut Vec<u8>,
+    max: Option<usize>,
+) -> std::io::Result<usize> {
+    let mut chunk = vec![0u8; 1 << 16];
+    let mut total = 0usize;
+    loop {
+        let room = max.map_or(chunk.len(), |m| (m - total).min(chunk.len()));
+        if room == 0 {
+            return Ok(total);
+        }
+        let n = match reader.read(&mut chunk[..room]) {
+            Ok(0) => return Ok(total),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.capacity() - buf.len() < n {
+            // Double (at least 1 MiB at a time).
+            let grow = buf.capacity().max(n).max(1 << 20);
+            buf.try_reserve_exact(grow).map_err(|_| {
+                std::io::Error::new(
+                    std::io::ErrorKind::OutOfMemory,
+                    format!(
+                        "out of memory reading the file: {} bytes read, {} bytes could not be allocated",
+                        buf.len(),
+                        buf.len() + grow
+                    ),
+                )
+            })?;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        total += n;
+    }
+}
+
 /// Read a stream: its head decides whether it is canonical JSONL (then the
 /// lines are parsed as they arrive); anything else is read whole.
 fn read_stream(
@@ -631,15 +684,18 @@ fn read_stream(
     use std::io::{BufRead, Read};
     let unreadable = |e: std::io::Error| ReadError::Trajectories {
         file: name.to_string(),
-        message: format!("could not be read: {e}"),
+        message: if e.kind() == std::io::ErrorKind::OutOfMemory {
+            // `out of memory reading the file: …` ([`read_into`]).
+            e.to_string()
+        } else {
+            format!("could not be read: {e}")
+        },
     };
     let mut head = Vec::new();
     // Enough to see the first line whole (or the end of the file).
     let first_line_end = loop {
         let start = head.len();
-        let got = Read::take(&mut *reader, STREAM_HEAD as u64)
-            .read_to_end(&mut head)
-            .map_err(unreadable)?;
+        let got = read_into(&mut *reader, &mut head, Some(STREAM_HEAD)).map_err(unreadable)?;
         // As `detect` sees it: after a byte-order mark and blank space.
         let bom = if head.starts_with("\u{feff}".as_bytes()) {
             3
@@ -667,7 +723,12 @@ fn read_stream(
             == Some(crate::trajectory::TrajectoryFormat::Jsonl)
     });
     if !is_jsonl {
-        reader.read_to_end(&mut head).map_err(unreadable)?;
+        read_into(&mut *reader, &mut head, None).map_err(unreadable)?;
+        return Ok(Streamed::Whole(head));
+    }
+    // A file that ended within its head is read whole, exactly as its bytes
+    // are (the same messages: e.g. why each reader declined it).
+    if read_into(&mut *reader, &mut head, Some(1)).map_err(unreadable)? == 0 {
         return Ok(Streamed::Whole(head));
     }
     let mut lines = crate::trajectory::JsonlLines::new(options);

@@ -10,6 +10,8 @@
 //! name alone. Values compare as JSON values (1 equals 1.0; objects key by key;
 //! arrays in order).
 
+use std::collections::{BTreeSet, HashMap, HashSet};
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -290,15 +292,158 @@ pub fn action_matched<C>(action: &Action, sim: &Simulation<C>) -> bool {
     sim.tool_calls().any(|c| call_matches(action, c))
 }
 
+/// The tool calls of one simulation, indexed so that each gold action is
+/// matched in time independent of the number of calls (τ²-bench's rule,
+/// exactly as [`call_matches`]: [`action_matched`] scans every call, which
+/// made a simulation's checks quadratic in its length). Calls are grouped by
+/// name; within a name, by their sorted argument keys (the keys compared
+/// when an action has no `compare_args`), each group holding the canonical
+/// text of its calls' arguments; `compare_args` lists are indexed when first
+/// asked for.
+pub struct CallIndex<'a> {
+    by_name: HashMap<&'a str, NameCalls<'a>>,
+}
+
+#[derive(Default)]
+struct NameCalls<'a> {
+    /// Every call's arguments (`None`: the call has none).
+    calls: Vec<Option<&'a Map<String, Value>>>,
+    /// A call of this name without arguments matches every action of the
+    /// name that has no `compare_args` (no key to compare).
+    bare: bool,
+    /// Sorted argument keys → canonical texts of the calls with those keys.
+    by_keys: HashMap<Vec<&'a str>, HashSet<String>>,
+    /// Sorted `compare_args` → canonical texts of the calls' arguments on them.
+    picked: HashMap<Vec<String>, HashSet<String>>,
+}
+
+impl<'a> CallIndex<'a> {
+    pub fn new<C>(sim: &'a Simulation<C>) -> Self {
+        let mut by_name: HashMap<&'a str, NameCalls<'a>> = HashMap::new();
+        for call in sim.tool_calls() {
+            let entry = by_name.entry(call.name.as_str()).or_default();
+            let args = call.arguments.as_ref();
+            entry.calls.push(args);
+            match args.filter(|a| !a.is_empty()) {
+                None => entry.bare = true,
+                Some(a) => {
+                    let mut keys: Vec<&'a str> = a.keys().map(String::as_str).collect();
+                    keys.sort_unstable();
+                    let text = picked_text(a, keys.iter().copied());
+                    entry.by_keys.entry(keys).or_default().insert(text);
+                }
+            }
+        }
+        CallIndex { by_name }
+    }
+
+    /// [`action_matched`]: is the action matched by some call?
+    pub fn matches(&mut self, action: &Action) -> bool {
+        let Some(calls) = self.by_name.get_mut(action.name.as_str()) else {
+            return false;
+        };
+        match &action.compare_args {
+            // No key to compare: the name alone (there is a call of it).
+            Some(keys) if keys.is_empty() => true,
+            Some(keys) => {
+                let mut keys = keys.clone();
+                keys.sort_unstable();
+                keys.dedup();
+                let want = picked_text(&action.arguments, keys.iter().map(String::as_str));
+                let NameCalls { calls, picked, .. } = calls;
+                picked
+                    .entry(keys)
+                    .or_insert_with_key(|keys| {
+                        calls
+                            .iter()
+                            .map(|a| match a {
+                                Some(a) => picked_text(a, keys.iter().map(String::as_str)),
+                                None => picked_text(&Map::new(), std::iter::empty()),
+                            })
+                            .collect()
+                    })
+                    .contains(&want)
+            }
+            None => {
+                calls.bare
+                    || calls.by_keys.iter().any(|(keys, texts)| {
+                        keys.iter().all(|k| action.arguments.contains_key(*k))
+                            && texts.contains(&picked_text(&action.arguments, keys.iter().copied()))
+                    })
+            }
+        }
+    }
+}
+
+/// The canonical text of `args` restricted to `keys` (sorted, distinct;
+/// keys absent from `args` are left out): two restrictions have equal texts
+/// exactly when [`json_equal`] holds between them.
+fn picked_text<'k>(args: &Map<String, Value>, keys: impl Iterator<Item = &'k str>) -> String {
+    let mut out = String::from("{");
+    for k in keys {
+        if let Some(v) = args.get(k) {
+            write_key(&mut out, k);
+            value_text(&mut out, v);
+            out.push(',');
+        }
+    }
+    out.push('}');
+    out
+}
+
+fn write_key(out: &mut String, k: &str) {
+    out.push_str(&Value::String(k.to_string()).to_string());
+    out.push(':');
+}
+
+/// A value's text under [`json_equal`]: numbers by their `f64` value (so
+/// 1 and 1.0, 0 and -0.0, are one text), object keys sorted, arrays in order.
+fn value_text(out: &mut String, v: &Value) {
+    match v {
+        Value::Number(n) => match n.as_f64() {
+            // -0.0 equals 0.0: one text.
+            Some(f) => out.push_str(&format!("{:?}", if f == 0.0 { 0.0 } else { f })),
+            None => out.push_str(&n.to_string()),
+        },
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort_unstable();
+            out.push('{');
+            for k in keys {
+                write_key(out, k);
+                value_text(out, &m[k.as_str()]);
+                out.push(',');
+            }
+            out.push('}');
+        }
+        Value::Array(a) => {
+            out.push('[');
+            for x in a {
+                value_text(out, x);
+                out.push(',');
+            }
+            out.push(']');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
 /// A simulation whose recorded actions are not those of the task its
 /// `task_id` names.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Mislabelled {
     pub simulation: usize,
     pub task_id: String,
-    /// Tasks whose gold actions equal the recorded ones, if any.
+    /// Tasks whose gold actions equal the recorded ones, if any: the first
+    /// [`MAX_EQUAL_TASKS`] in task order.
     pub equals_tasks: Vec<String>,
+    /// How many tasks' gold actions equal the recorded ones in all.
+    #[serde(default)]
+    pub equals_tasks_total: usize,
 }
+
+/// The most tasks [`Mislabelled::equals_tasks`] names (the rest are counted).
+pub const MAX_EQUAL_TASKS: usize = 10;
 
 /// The re-check of one file.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -363,8 +508,10 @@ fn multiset(actions: &[Action]) -> Vec<(String, String)> {
 
 /// Re-check every recorded action check, and compare each simulation's
 /// recorded actions with its task's gold actions (embedded tasks win; `tasks`
-/// serves files without them).
-pub fn check(results: &Results, tasks: Option<&[Task]>) -> CheckReport {
+/// serves files without them). Linear in the simulations, tasks and calls:
+/// tasks are looked up by id and by gold actions, calls through a
+/// [`CallIndex`].
+pub fn check<C>(results: &Results<C>, tasks: Option<&[Task]>) -> CheckReport {
     let mut r = CheckReport {
         simulations: results.simulations.len(),
         ..CheckReport::default()
@@ -375,19 +522,27 @@ pub fn check(results: &Results, tasks: Option<&[Task]>) -> CheckReport {
         _ => (&[], "none"),
     };
     r.task_source = source.into();
-    let gold: Vec<(String, Vec<(String, String)>)> = task_list
+    let gold: Vec<(&str, Vec<(String, String)>)> = task_list
         .iter()
-        .map(|t| (t.id.clone(), multiset(t.actions())))
+        .map(|t| (t.id.as_str(), multiset(t.actions())))
         .collect();
+    // The first task of each id; the tasks (in order) of each gold multiset.
+    let mut by_id: HashMap<&str, &Vec<(String, String)>> = HashMap::new();
+    let mut by_gold: HashMap<&Vec<(String, String)>, Vec<&str>> = HashMap::new();
+    for (id, g) in &gold {
+        by_id.entry(id).or_insert(g);
+        by_gold.entry(g).or_default().push(id);
+    }
     for (i, sim) in results.simulations.iter().enumerate() {
         let checks = sim.action_checks();
         if checks.is_empty() {
             continue;
         }
         r.with_checks += 1;
+        let mut calls = CallIndex::new(sim);
         for c in checks {
             r.checks += 1;
-            if action_matched(&c.action, sim) == c.action_match {
+            if calls.matches(&c.action) == c.action_match {
                 r.reproduced += 1;
             } else {
                 r.disagreements.push((i, c.action.name.clone()));
@@ -399,16 +554,20 @@ pub fn check(results: &Results, tasks: Option<&[Task]>) -> CheckReport {
         let recorded: Vec<Action> = checks.iter().map(|c| c.action.clone()).collect();
         let recorded = multiset(&recorded);
         r.compared_with_tasks += 1;
-        let named = gold.iter().find(|(id, _)| *id == sim.task_id);
-        if named.is_none_or(|(_, g)| *g != recorded) {
+        if by_id
+            .get(sim.task_id.as_str())
+            .is_none_or(|g| **g != recorded)
+        {
+            let equal = by_gold.get(&recorded).map_or(&[][..], Vec::as_slice);
             r.mislabelled.push(Mislabelled {
                 simulation: i,
                 task_id: sim.task_id.clone(),
-                equals_tasks: gold
+                equals_tasks: equal
                     .iter()
-                    .filter(|(_, g)| *g == recorded)
-                    .map(|(id, _)| id.clone())
+                    .take(MAX_EQUAL_TASKS)
+                    .map(|id| id.to_string())
                     .collect(),
+                equals_tasks_total: equal.len(),
             });
         }
     }
@@ -429,32 +588,103 @@ pub fn domain<C>(results: &Results<C>) -> Option<String> {
 /// Task identity is (domain, task id) within one task set: files of the same
 /// domain whose embedded tasks give different gold actions under the same id
 /// ran different task sets (e.g. airline v1 and τ³). One sentence per pair of
-/// such files, naming how many shared ids differ.
-pub fn task_set_warnings(files: &[(String, &Results)]) -> Vec<String> {
-    let mut out = Vec::new();
-    for (i, (na, a)) in files.iter().enumerate() {
-        for (nb, b) in &files[i + 1..] {
-            let (Some(ta), Some(tb)) = (&a.tasks, &b.tasks) else {
-                continue;
+/// such files, naming how many shared ids differ. Only the pairs that differ
+/// somewhere are compared (found through each (domain, id)'s files grouped
+/// by gold actions), so many files that agree cost no pairwise work.
+pub fn task_set_warnings<C>(files: &[(String, &Results<C>)]) -> Vec<String> {
+    // Gold-action multisets interned: equal multisets, one class.
+    let mut classes: HashMap<Vec<(String, String)>, usize> = HashMap::new();
+    struct FileTasks<'a> {
+        /// Every task's (id, class), in order.
+        list: Vec<(&'a str, usize)>,
+        /// The class of each id's first task.
+        first: HashMap<&'a str, usize>,
+        /// Ids whose tasks in this file are of more than one class.
+        mixed: HashSet<&'a str>,
+    }
+    let per: Vec<Option<FileTasks<'_>>> = files
+        .iter()
+        .map(|(_, r)| {
+            let tasks = r.tasks.as_ref()?;
+            let mut f = FileTasks {
+                list: Vec::with_capacity(tasks.len()),
+                first: HashMap::new(),
+                mixed: HashSet::new(),
             };
-            if domain(a) != domain(b) {
-                continue;
+            for t in tasks {
+                let n = classes.len();
+                let class = *classes.entry(multiset(t.actions())).or_insert(n);
+                f.list.push((t.id.as_str(), class));
+                let first = *f.first.entry(t.id.as_str()).or_insert(class);
+                if first != class {
+                    f.mixed.insert(t.id.as_str());
+                }
             }
-            let shared: Vec<(&Task, &Task)> = ta
-                .iter()
-                .filter_map(|x| tb.iter().find(|y| y.id == x.id).map(|y| (x, y)))
-                .collect();
-            let differ = shared
-                .iter()
-                .filter(|(x, y)| multiset(x.actions()) != multiset(y.actions()))
-                .count();
-            if differ > 0 {
-                out.push(format!(
-                    "{na} and {nb} ran different task sets of {}: {differ} of their {} shared task ids have different gold actions, so results under the same id are not comparable",
-                    domain(a).unwrap_or_else(|| "the same domain".into()),
-                    shared.len()
-                ));
+            Some(f)
+        })
+        .collect();
+    let domains: Vec<Option<String>> = files.iter().map(|(_, r)| domain(r)).collect();
+    // (domain, id) → (file, class of its first task with the id), in file order.
+    type Holders = Vec<(usize, usize)>;
+    let mut by_id: HashMap<(Option<&str>, &str), Holders> = HashMap::new();
+    for (fi, f) in per.iter().enumerate() {
+        let Some(f) = f else { continue };
+        for (id, &class) in &f.first {
+            by_id
+                .entry((domains[fi].as_deref(), id))
+                .or_default()
+                .push((fi, class));
+        }
+    }
+    // Pairs of files (in order) that give some shared id different gold actions.
+    let mut pairs: BTreeSet<(usize, usize)> = BTreeSet::new();
+    for ((_, id), holders) in &by_id {
+        let mixed = |fi: usize| per[fi].as_ref().is_some_and(|f| f.mixed.contains(id));
+        let uniform = holders.iter().all(|&(_, c)| c == holders[0].1);
+        if uniform && !holders.iter().any(|&(fi, _)| mixed(fi)) {
+            continue;
+        }
+        let mut groups: HashMap<usize, Vec<usize>> = HashMap::new();
+        for &(fi, c) in holders {
+            groups.entry(c).or_default().push(fi);
+        }
+        let groups: Vec<&Vec<usize>> = groups.values().collect();
+        for (gi, a) in groups.iter().enumerate() {
+            for b in &groups[gi + 1..] {
+                for &x in a.iter() {
+                    for &y in b.iter() {
+                        pairs.insert((x.min(y), x.max(y)));
+                    }
+                }
             }
+        }
+        for &(fi, _) in holders.iter().filter(|&&(fi, _)| mixed(fi)) {
+            for &(other, _) in holders.iter().filter(|&&(o, _)| o != fi) {
+                pairs.insert((fi.min(other), fi.max(other)));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (i, j) in pairs {
+        let (Some(a), Some(b)) = (&per[i], &per[j]) else {
+            continue;
+        };
+        let (mut shared, mut differ) = (0, 0);
+        for (id, class) in &a.list {
+            if let Some(other) = b.first.get(id) {
+                shared += 1;
+                if other != class {
+                    differ += 1;
+                }
+            }
+        }
+        if differ > 0 {
+            out.push(format!(
+                "{} and {} ran different task sets of {}: {differ} of their {shared} shared task ids have different gold actions, so results under the same id are not comparable",
+                files[i].0,
+                files[j].0,
+                domains[i].clone().unwrap_or_else(|| "the same domain".into()),
+            ));
         }
     }
     out
@@ -469,12 +699,17 @@ pub fn model_name<C>(results: &Results<C>) -> Option<String> {
 /// re-checked with [`action_matched`] (equal to the recorded verdict on every
 /// shared file: `gapscope tau2 check`).
 fn gold_actions<C>(s: &Simulation<C>) -> Vec<crate::trajectory::GoldAction> {
-    s.action_checks()
+    let checks = s.action_checks();
+    if checks.is_empty() {
+        return Vec::new();
+    }
+    let mut calls = CallIndex::new(s);
+    checks
         .iter()
         .map(|c| crate::trajectory::GoldAction {
             name: c.action.name.clone(),
             arguments: Value::Object(c.action.arguments.clone()),
-            matched: action_matched(&c.action, s),
+            matched: calls.matches(&c.action),
         })
         .collect()
 }
@@ -638,6 +873,84 @@ mod tests {
         assert!(!json_equal(&json!(true), &json!(1)));
     }
 
+    /// The call index answers exactly as scanning every call with
+    /// `call_matches` does, over actions and calls that differ in the ways
+    /// the rule cares about (1 vs 1.0, 0 vs -0.0, key order, nesting, arrays,
+    /// missing keys, no arguments, compare_args with repeats and absent keys).
+    #[test]
+    fn the_call_index_agrees_with_the_rule_everywhere() {
+        let values = [
+            json!(1),
+            json!(1.0),
+            json!(-0.0),
+            json!(0),
+            json!("1"),
+            json!(true),
+            json!(null),
+            json!([1, 2]),
+            json!([2, 1]),
+            json!({"a": 1, "b": [1.0]}),
+            json!({"b": [1], "a": 1.0}),
+            json!({"a": 1}),
+        ];
+        let mut arg_sets: Vec<Option<Value>> = vec![None, Some(json!({}))];
+        for (i, v) in values.iter().enumerate() {
+            arg_sets.push(Some(json!({"x": v})));
+            arg_sets.push(Some(json!({"x": v, "y": values[(i + 3) % values.len()]})));
+            arg_sets.push(Some(json!({"y": values[(i + 5) % values.len()], "x": v})));
+        }
+        let compares: Vec<Option<Vec<&str>>> = vec![
+            None,
+            Some(vec![]),
+            Some(vec!["x"]),
+            Some(vec!["y", "x", "y"]),
+            Some(vec!["z"]),
+        ];
+        let mut tried = 0;
+        for calls_from in 0..arg_sets.len() {
+            // A simulation whose calls are three argument sets of two names.
+            let msgs: Vec<Tau2Message> = (0..3)
+                .map(|k| Tau2Message {
+                    role: if k == 1 { "user" } else { "assistant" }.into(),
+                    content: None,
+                    tool_calls: Some(vec![Tau2ToolCall {
+                        id: None,
+                        name: if k == 2 { "b" } else { "a" }.into(),
+                        arguments: arg_sets[(calls_from + 7 * k) % arg_sets.len()]
+                            .as_ref()
+                            .and_then(|v| v.as_object().cloned()),
+                    }]),
+                    id: None,
+                    error: None,
+                })
+                .collect();
+            let sim = Simulation {
+                id: None,
+                task_id: "t".into(),
+                trial: None,
+                termination_reason: None,
+                reward_info: None,
+                messages: msgs,
+            };
+            let mut index = CallIndex::new(&sim);
+            for name in ["a", "b", "c"] {
+                for args in &arg_sets {
+                    for compare in &compares {
+                        let a = action(name, args.clone().unwrap_or(json!({})), compare.clone());
+                        assert_eq!(
+                            index.matches(&a),
+                            action_matched(&a, &sim),
+                            "{a:?} against {:?}",
+                            sim.messages
+                        );
+                        tried += 1;
+                    }
+                }
+            }
+        }
+        assert!(tried > 10_000, "{tried}");
+    }
+
     #[test]
     fn bare_lists_and_objects_read_and_errors_are_located() {
         let sim = r#"{"task_id": "3", "messages": [{"role": "assistant", "tool_calls": [{"name": "get", "arguments": {"k": 1}}], "raw_data": {"big": [1,2,3]}}],
@@ -679,17 +992,17 @@ mod tests {
                 domain_name: Some("airline".into()),
             }),
         });
-        let v1 = Results {
+        let v1: Results = Results {
             info: info.clone(),
             tasks: Some(vec![task("1", "a"), task("2", "b")]),
             simulations: vec![],
         };
-        let v3 = Results {
+        let v3: Results = Results {
             info: info.clone(),
             tasks: Some(vec![task("1", "a"), task("2", "c")]),
             simulations: vec![],
         };
-        let same = Results {
+        let same: Results = Results {
             info,
             tasks: Some(vec![task("2", "b")]),
             simulations: vec![],
@@ -722,7 +1035,7 @@ mod tests {
                 }),
             },
         ];
-        let sim = Simulation {
+        let sim: Simulation = Simulation {
             id: None,
             task_id: "1".into(),
             trial: Some(0),
@@ -749,7 +1062,8 @@ mod tests {
             vec![Mislabelled {
                 simulation: 0,
                 task_id: "1".into(),
-                equals_tasks: vec!["2".into()]
+                equals_tasks: vec!["2".into()],
+                equals_tasks_total: 1,
             }]
         );
         assert_eq!((r.checks, r.reproduced), (1, 1));

@@ -271,6 +271,64 @@ fn bad_operation_name(op: &str) -> Option<&'static str> {
     }
 }
 
+/// Why `name` cannot be the `what` (`model name`, `trajectory id`, …) of a
+/// trajectory, if it cannot: empty, padded with spaces (the profile's CSV
+/// and the label CSV trim names, so ` M` would silently become `M`), or over
+/// [`crate::profile::MAX_NAME_BYTES`] (a long name is not echoed).
+pub fn bad_name(what: &str, name: &str) -> Option<String> {
+    let max = crate::profile::MAX_NAME_BYTES;
+    if name.len() > max {
+        Some(format!(
+            "the {what} is {} bytes long; names are at most {max} bytes (4 KiB)",
+            name.len()
+        ))
+    } else if name.trim().is_empty() {
+        Some(format!("the {what} is empty"))
+    } else if name.trim() != name {
+        Some(format!("{what} `{name}` is padded with spaces"))
+    } else {
+        None
+    }
+}
+
+/// The names of a trajectory as read (id, model, family, task, domain):
+/// none empty or padded (id, model, family) or over 4 KiB (all). `model`:
+/// whether the model name is the trajectory's own (not overridden).
+fn check_names(t: &Trajectory, model: bool) -> Result<(), String> {
+    if let Some(why) = bad_name("trajectory id", &t.id) {
+        return Err(why);
+    }
+    let named = [
+        ("model name", Some(&t.model).filter(|_| model)),
+        ("family name", t.family.as_ref()),
+    ];
+    for (what, name) in named {
+        if let Some(why) = name.and_then(|n| bad_name(what, n)) {
+            return Err(format!("trajectory `{}`: {why}", t.id));
+        }
+    }
+    let max = crate::profile::MAX_NAME_BYTES;
+    for (what, name) in [("task id", Some(&t.task_id)), ("domain", t.domain.as_ref())] {
+        if let Some(n) = name.filter(|n| n.len() > max) {
+            return Err(format!(
+                "trajectory `{}`: the {what} is {} bytes long; names are at most {max} bytes (4 KiB)",
+                t.id,
+                n.len()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// [`check_names`] over a file read whole (τ²-bench, Inspect): the first bad
+/// name refuses the file (its model comes from the file's metadata, so
+/// every trajectory would carry it).
+fn check_corpus_names(c: &Corpus, model: bool) -> Result<(), String> {
+    c.trajectories
+        .iter()
+        .try_for_each(|t| check_names(t, model))
+}
+
 fn check_labels(t: &Trajectory) -> Result<(), String> {
     for (op, labels) in &t.labels {
         if let Some(why) = bad_operation_name(op) {
@@ -358,7 +416,10 @@ impl JsonlLines {
                     crate::profile::json_message(&e)
                 )
             })
-            .and_then(|t| check_labels(&t).map(|()| t));
+            .and_then(|t| {
+                check_names(&t, self.options.model.is_none())?;
+                check_labels(&t).map(|()| t)
+            });
         let corpus = &mut self.corpus;
         match parsed {
             Ok(t) => {
@@ -458,15 +519,19 @@ pub fn read_any(name: &str, text: &str, model: Option<&str>) -> Result<Corpus, S
         }
         Some(TrajectoryFormat::Tau2) => {
             let r = crate::tau2::read_results(text).map_err(|e| e.to_string())?;
-            Ok(tau2_corpus(name, r, model, None))
+            tau2_corpus(name, r, model, None)
         }
-        Some(TrajectoryFormat::InspectJson) => crate::inspect::read_json(
-            name,
-            text.as_bytes(),
-            model,
-            &crate::inspect::ScoreChoice::default(),
-        )
-        .map_err(|e| e.to_string()),
+        Some(TrajectoryFormat::InspectJson) => {
+            let c = crate::inspect::read_json(
+                name,
+                text.as_bytes(),
+                model,
+                &crate::inspect::ScoreChoice::default(),
+            )
+            .map_err(|e| e.to_string())?;
+            check_corpus_names(&c, model.is_none())?;
+            Ok(c)
+        }
         Some(TrajectoryFormat::InspectEval) | None => Err(NOT_TRAJECTORIES.into()),
     }
 }
@@ -565,9 +630,14 @@ pub fn read_any_bytes(name: &str, bytes: &[u8], options: &ReadOptions) -> Result
 
 fn read_any_bytes_full(name: &str, bytes: &[u8], options: &ReadOptions) -> Result<Corpus, String> {
     let model = options.model.as_deref();
+    if let Some(why) = model.and_then(|m| bad_name("model name", m)) {
+        return Err(format!("{why} (the name given for every trajectory)"));
+    }
     if crate::inspect::is_zip(bytes) {
-        return crate::inspect::read_eval(name, bytes, model, &options.score)
-            .map_err(|e| e.to_string());
+        let c = crate::inspect::read_eval(name, bytes, model, &options.score)
+            .map_err(|e| e.to_string())?;
+        check_corpus_names(&c, model.is_none())?;
+        return Ok(c);
     }
     let text = std::str::from_utf8(bytes).map_err(|e| {
         format!(
@@ -578,7 +648,10 @@ fn read_any_bytes_full(name: &str, bytes: &[u8], options: &ReadOptions) -> Resul
     })?;
     match detect(text) {
         Some(TrajectoryFormat::InspectJson) => {
-            crate::inspect::read_json(name, bytes, model, &options.score).map_err(|e| e.to_string())
+            let c = crate::inspect::read_json(name, bytes, model, &options.score)
+                .map_err(|e| e.to_string())?;
+            check_corpus_names(&c, model.is_none())?;
+            Ok(c)
         }
         Some(TrajectoryFormat::Jsonl) => {
             let mut c = read_jsonl_with(text, options);
@@ -593,24 +666,25 @@ fn read_any_bytes_full(name: &str, bytes: &[u8], options: &ReadOptions) -> Resul
         // skipped by the parser (they would be dropped at once).
         Some(TrajectoryFormat::Tau2) if options.light && options.keep.is_none() => {
             let r = crate::tau2::read_results_light(text).map_err(|e| e.to_string())?;
-            Ok(tau2_corpus(name, r, model, options.domain.as_deref()))
+            tau2_corpus(name, r, model, options.domain.as_deref())
         }
         Some(TrajectoryFormat::Tau2) => {
             let r = crate::tau2::read_results(text).map_err(|e| e.to_string())?;
-            Ok(tau2_corpus(name, r, model, options.domain.as_deref()))
+            tau2_corpus(name, r, model, options.domain.as_deref())
         }
         _ => read_any(name, text, model),
     }
 }
 
 /// The trajectories of a τ²-bench results file; the model from `model`, the
-/// file's metadata, or the file name.
+/// file's metadata, or the file name. A name that cannot be one (empty,
+/// padded, over 4 KiB) refuses the file.
 fn tau2_corpus<C: crate::tau2::Content>(
     name: &str,
     r: crate::tau2::Results<C>,
     model: Option<&str>,
     domain: Option<&str>,
-) -> Corpus {
+) -> Result<Corpus, String> {
     let mut warnings = Vec::new();
     let mut r = r;
     if crate::tau2::domain(&r).is_none() {
@@ -631,15 +705,27 @@ fn tau2_corpus<C: crate::tau2::Content>(
         .next()
         .unwrap_or(name)
         .trim_end_matches(".json");
-    let m = model
-        .map(str::to_string)
-        .or_else(|| crate::tau2::model_name(&r))
-        .unwrap_or_else(|| stem.to_string());
-    Corpus {
+    let (m, from) = match (model, crate::tau2::model_name(&r)) {
+        (Some(m), _) => (m.to_string(), "the name given for every trajectory"),
+        (None, Some(m)) => (
+            m,
+            "the file's `info.agent_info.llm`; give the name with --model",
+        ),
+        (None, None) => (stem.to_string(), "the file's name"),
+    };
+    if let Some(why) = bad_name("model name", &m) {
+        return Err(format!("{why} ({from})"));
+    }
+    let c = Corpus {
         trajectories: crate::tau2::into_trajectories(r, &m, name),
         warnings,
         ..Corpus::default()
+    };
+    // Simulation ids, task ids and the domain, located by simulation.
+    for (i, t) in c.trajectories.iter().enumerate() {
+        check_names(t, false).map_err(|why| format!("simulation {i}: {why}"))?;
     }
+    Ok(c)
 }
 
 /// The 1-based line of a byte offset (for locating an invalid UTF-8 byte).
