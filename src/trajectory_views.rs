@@ -451,6 +451,7 @@ mod teaching_tests {
             pair: None,
             macro_definition: Default::default(),
             trajectories: Default::default(),
+            derived: Vec::new(),
         })
         .unwrap();
         let planted = read_planted(CORPUS_PLANTED);

@@ -33,8 +33,15 @@ fn committed_corpus_is_current() {
 #[test]
 fn committed_corpus_reads_back() {
     let c = generate(&TrajParams::default()).unwrap();
-    let read = read_jsonl(&committed("trajectories.jsonl"));
+    let mut read = read_jsonl(&committed("trajectories.jsonl"));
     assert!(read.skipped.is_empty());
+    // The reader notes each line's identity (model, id); the generator does not.
+    for t in &mut read.trajectories {
+        assert_eq!(
+            t.source_id.take(),
+            Some(format!("jsonl\u{1f}{}\u{1f}{}", t.model, t.id))
+        );
+    }
     assert_eq!(read.trajectories, c.trajectories);
     let f = gapscope_core::ProfileTable::read(&committed("foundational.csv"), &Default::default())
         .unwrap();
