@@ -152,7 +152,7 @@ write("labels", "h-crlf-labels.bin", label_trajs + "\0" + "\r\n".join([
 write("labels", "h-label-header-12000-columns.bin", label_trajs + "\0"
       + "trajectory_id,operation,label," + ",".join(short_names(12_000)) + "\nt-001,GI,1\n")
 write("labels", "h-label-long-operation.bin", label_trajs + "\0"
-      + "trajectory_id,operation,label\nt-001," + "O" * 5000 + ",1\nt-002,n_GI,1\n")
+      + "trajectory_id,operation,requirement,label\nt-001,GI,r1,1\nt-001," + "O" * 5000 + ",r1,1\nt-002,n_GI,r1,1\n")
 
 # --- tau2 -------------------------------------------------------------------
 
