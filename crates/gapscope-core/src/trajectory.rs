@@ -255,9 +255,10 @@ fn long_operation_name(op: &str) -> String {
     )
 }
 
-/// Why a trajectory's `model` or `family` cannot name a profile row, if it
+/// Why a trajectory's `model`, `family` or `domain` cannot be one, if it
 /// cannot: the operation profile's CSV (read back as a profile) trims names
-/// and refuses empty and over-long ones, so they are refused at their line.
+/// and refuses empty and over-long ones, and a padded domain would be a task
+/// set of its own, so they are refused at their line.
 fn bad_row_name(field: &str, name: &str) -> Option<String> {
     if name.len() > crate::profile::MAX_NAME_BYTES {
         Some(format!(
@@ -278,7 +279,8 @@ fn bad_row_name(field: &str, name: &str) -> Option<String> {
 
 fn check_labels(t: &Trajectory) -> Result<(), String> {
     let names = std::iter::once(("model", t.model.as_str()))
-        .chain(t.family.as_deref().map(|f| ("family", f)));
+        .chain(t.family.as_deref().map(|f| ("family", f)))
+        .chain(t.domain.as_deref().map(|d| ("domain", d)));
     for (field, name) in names {
         if let Some(why) = bad_row_name(field, name) {
             return Err(format!("trajectory `{}`: {why}", t.id));

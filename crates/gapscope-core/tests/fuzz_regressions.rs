@@ -263,3 +263,37 @@ fn trajectory_rewards_beyond_1e100_are_refused_at_their_line() {
     );
     assert_eq!(c.trajectories.len(), 4);
 }
+
+/// Fuzz seed `h-domains.jsonl` (round 3): a `domain` of `""` or ` airline`
+/// was read as a task set of its own, so task `1` of ` airline` silently did
+/// not match task `1` of `airline` (issue 14 item 1: task identity is
+/// (domain, task id)). Refused at the line, like the model's name.
+#[test]
+fn empty_or_padded_trajectory_domains_are_refused_at_their_line() {
+    use gapscope_core::trajectory::read_jsonl;
+    for (domain, why) in [
+        ("", "the `domain` field is empty".to_string()),
+        (
+            " airline",
+            "the `domain` field ` airline` is padded with spaces".to_string(),
+        ),
+        (
+            &"D".repeat(5000),
+            "the `domain` field is 5000 bytes long; names are at most 4096 bytes (4 KiB)"
+                .to_string(),
+        ),
+    ] {
+        let c = read_jsonl(&format!(
+            r#"{{"id": "t1", "model": "m", "task_id": "1", "domain": "{domain}", "reward": 1}}"#
+        ));
+        assert_eq!(c.trajectories.len(), 0, "{domain:.20}");
+        assert_eq!(
+            c.skipped[0].to_string(),
+            format!("line 1: trajectory `t1`: {why}")
+        );
+    }
+    let c = read_jsonl(
+        r#"{"id": "t1", "model": "m", "task_id": "1", "domain": "airline", "reward": 1}"#,
+    );
+    assert_eq!(c.trajectories[0].domain.as_deref(), Some("airline"));
+}
