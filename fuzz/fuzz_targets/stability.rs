@@ -68,6 +68,9 @@ fn build(u: &mut Unstructured) -> Result<(ProfileTable, Vec<Trajectory>, Stabili
             termination_reason: None,
             messages: Vec::new(),
             labels: Default::default(),
+            domain: None,
+            gold_actions: Vec::new(),
+            stats: None,
         };
         for op in ops {
             if u.arbitrary::<bool>()? {
@@ -100,6 +103,7 @@ fn build(u: &mut Unstructured) -> Result<(ProfileTable, Vec<Trajectory>, Stabili
         splits: u.int_in_range(0..=3u64)?,
         half_a,
         group_regex,
+        macro_definition: Default::default(),
     };
     Ok((f, trajectories, s))
 }

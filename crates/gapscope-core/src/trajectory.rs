@@ -291,6 +291,38 @@ pub fn bad_name(what: &str, name: &str) -> Option<String> {
     }
 }
 
+/// Why an operation name over [`crate::profile::MAX_NAME_BYTES`] cannot be
+/// one (said without echoing the name).
+fn long_operation_name(op: &str) -> String {
+    format!(
+        "an operation name is {} bytes long; names are at most {} bytes (4 KiB)",
+        op.len(),
+        crate::profile::MAX_NAME_BYTES
+    )
+}
+
+/// Why a trajectory's `model`, `family` or `domain` cannot be one, if it
+/// cannot: the operation profile's CSV (read back as a profile) trims names
+/// and refuses empty and over-long ones, and a padded domain would be a task
+/// set of its own, so they are refused at their line.
+fn bad_row_name(field: &str, name: &str) -> Option<String> {
+    if name.len() > crate::profile::MAX_NAME_BYTES {
+        Some(format!(
+            "the `{field}` field is {} bytes long; names are at most {} bytes (4 KiB)",
+            name.len(),
+            crate::profile::MAX_NAME_BYTES
+        ))
+    } else if name.trim().is_empty() {
+        Some(format!("the `{field}` field is empty"))
+    } else if name.trim() != name {
+        Some(format!(
+            "the `{field}` field `{name}` is padded with spaces"
+        ))
+    } else {
+        None
+    }
+}
+
 /// The names of a trajectory as read (id, model, family, task, domain):
 /// none empty or padded (id, model, family) or over 4 KiB (all). `model`:
 /// whether the model name is the trajectory's own (not overridden).
@@ -330,7 +362,21 @@ fn check_corpus_names(c: &Corpus, model: bool) -> Result<(), String> {
 }
 
 fn check_labels(t: &Trajectory) -> Result<(), String> {
+    // Model, family and lengths: `check_names`. A padded or empty domain
+    // would be a task set of its own.
+    if let Some((field, name)) = t.domain.as_deref().map(|d| ("domain", d)) {
+        if let Some(why) = bad_row_name(field, name) {
+            return Err(format!("trajectory `{}`: {why}", t.id));
+        }
+    }
     for (op, labels) in &t.labels {
+        if op.len() > crate::profile::MAX_NAME_BYTES {
+            return Err(format!(
+                "trajectory `{}`: {}",
+                t.id,
+                long_operation_name(op)
+            ));
+        }
         if let Some(why) = bad_operation_name(op) {
             return Err(format!(
                 "trajectory `{}`: `{op}` cannot name an operation ({why})",
@@ -354,6 +400,14 @@ fn check_labels(t: &Trajectory) -> Result<(), String> {
             return Err(format!(
                 "trajectory `{}`: reward {r} is not a finite number",
                 t.id
+            ));
+        }
+        // As in a profile file: beyond it, sums and means overflow to ∞.
+        if r.abs() > crate::analysis::MAX_MAGNITUDE {
+            return Err(format!(
+                "trajectory `{}`: reward {r:e} is too large in magnitude (at most {:e}); rescale the rewards",
+                t.id,
+                crate::analysis::MAX_MAGNITUDE
             ));
         }
     }
@@ -843,6 +897,12 @@ pub fn apply_label_csv(corpus: &mut Corpus, text: &str) -> Result<usize, LabelEr
             }
         };
         let op = crate::profile::csv_unsafe(record[co].trim()).trim();
+        if op.len() > crate::profile::MAX_NAME_BYTES {
+            return Err(LabelError::Line {
+                line,
+                message: long_operation_name(op),
+            });
+        }
         if let Some(why) = bad_operation_name(op) {
             return Err(LabelError::Line {
                 line,
