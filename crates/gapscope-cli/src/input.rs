@@ -82,13 +82,13 @@ impl From<InputError> for String {
     }
 }
 
-/// The bytes of `path`, at most `cap` of them (see the module doc).
-pub fn read_input_file(path: &Path, cap: u64) -> Result<Vec<u8>, InputError> {
-    let io = |error| InputError::Io {
+/// `path` opened, with its size when it is a regular file; a regular file
+/// over `cap` is refused before anything is read.
+fn open_capped(path: &Path, cap: u64) -> Result<(std::fs::File, Option<u64>), InputError> {
+    let file = std::fs::File::open(path).map_err(|error| InputError::Io {
         path: path.to_path_buf(),
         error,
-    };
-    let mut file = std::fs::File::open(path).map_err(io)?;
+    })?;
     let known = file
         .metadata()
         .ok()
@@ -101,6 +101,16 @@ pub fn read_input_file(path: &Path, cap: u64) -> Result<Vec<u8>, InputError> {
             cap,
         });
     }
+    Ok((file, known))
+}
+
+/// The bytes of `path`, at most `cap` of them (see the module doc).
+pub fn read_input_file(path: &Path, cap: u64) -> Result<Vec<u8>, InputError> {
+    let io = |error| InputError::Io {
+        path: path.to_path_buf(),
+        error,
+    };
+    let (mut file, known) = open_capped(path, cap)?;
     // One byte past the cap tells a stream that goes on from one that ends.
     let limit = usize::try_from(cap.saturating_add(1)).unwrap_or(usize::MAX);
     let mut out: Vec<u8> = Vec::new();
@@ -183,22 +193,7 @@ pub struct Stream {
 
 impl Stream {
     pub fn open(path: &Path, cap: u64) -> Result<Stream, InputError> {
-        let file = std::fs::File::open(path).map_err(|error| InputError::Io {
-            path: path.to_path_buf(),
-            error,
-        })?;
-        let known = file
-            .metadata()
-            .ok()
-            .filter(|m| m.is_file())
-            .map(|m| m.len());
-        if let Some(size) = known.filter(|&s| s > cap) {
-            return Err(InputError::TooLarge {
-                path: path.to_path_buf(),
-                size,
-                cap,
-            });
-        }
+        let (file, known) = open_capped(path, cap)?;
         Ok(Stream {
             path: path.to_path_buf(),
             cap,

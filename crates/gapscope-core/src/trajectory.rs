@@ -130,6 +130,11 @@ pub fn several_domains(trajectories: &[Trajectory]) -> bool {
     })
 }
 
+/// A canonical trajectory's identity: (model, id) as its file has them.
+fn canonical_identity(model: &str, id: &str) -> String {
+    format!("jsonl\u{1f}{model}\u{1f}{id}")
+}
+
 /// What kind of identity two repeated trajectories share, for the warning.
 pub fn identity_kind(identity: &str) -> &'static str {
     match identity.split('\u{1f}').next() {
@@ -147,7 +152,7 @@ impl Trajectory {
     pub fn identity(&self) -> std::borrow::Cow<'_, str> {
         match &self.source_id {
             Some(s) => std::borrow::Cow::Borrowed(s),
-            None => std::borrow::Cow::Owned(format!("jsonl\u{1f}{}\u{1f}{}", self.model, self.id)),
+            None => std::borrow::Cow::Owned(canonical_identity(&self.model, &self.id)),
         }
     }
 
@@ -489,7 +494,7 @@ impl JsonlLines {
                     corpus.notes.push(LineError { line, message });
                 }
                 let mut t = t;
-                t.source_id = Some(format!("jsonl\u{1f}{}\u{1f}{}", t.model, t.id));
+                t.source_id = Some(canonical_identity(&t.model, &t.id));
                 if t.domain.is_none() {
                     t.domain.clone_from(&self.options.domain);
                 }
