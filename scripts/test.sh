@@ -14,8 +14,10 @@ fi
 step "setup"
 scripts/setup.sh
 
-step "dependency rules"
+step "dependency rules: external (check-deps), between our crates (check-layers), module cycles (check-modules)"
 scripts/check-deps.sh --self-test
+node scripts/check-layers.mjs --self-test
+node scripts/check-modules.mjs --self-test
 
 step "cargo fmt --check"
 cargo fmt --all -- --check

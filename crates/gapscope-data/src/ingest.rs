@@ -1,0 +1,1121 @@
+//! Ingestion: every input file — profile tables, trajectory files of any
+//! format, label CSVs — as bytes or a stream, through one reader
+//! ([`read_file`]) into one [`Inputs`] ([`join_reads`]; [`read_inputs_from`]
+//! does both), hashed for the manifest as it is read; and the profile table
+//! of the inputs ([`profiles_of_inputs`]: the operation profile of the
+//! trajectories joined with the profile files on `model`, [`crate::join`]).
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+
+use crate::join::{join, JoinError, JoinReport};
+use crate::profile::ProfileTable;
+
+/// Why profile files could not be read into one table.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ReadError {
+    #[error("{file}: {source}")]
+    File {
+        file: String,
+        source: crate::profile::ProfileError,
+    },
+    #[error(transparent)]
+    Join(#[from] JoinError),
+    #[error("roles of the joined table: {0}")]
+    Roles(crate::profile::ProfileError),
+    #[error("{file}: {message}")]
+    Trajectories { file: String, message: String },
+    #[error("{file}: no trajectory could be read; each reader declined it: {}", .declined.join("; "))]
+    NoTrajectories { file: String, declined: Vec<String> },
+    #[error("{file}: line {line}: not UTF-8 text (invalid byte at offset {offset}); save the file as UTF-8")]
+    Encoding {
+        file: String,
+        line: u64,
+        offset: usize,
+    },
+}
+
+/// Read one or more profile files (name, text) into one table: each file is
+/// read with the default roles, the tables are joined on `model`, and the
+/// user's roles (`overrides`) then apply to the joined columns. With one file
+/// the roles apply directly (so its ignored columns can be assigned too).
+pub fn read_profiles(
+    files: &[(String, String)],
+    overrides: &crate::profile::RoleOverrides,
+) -> Result<(ProfileTable, JoinReport), ReadError> {
+    read_profiles_with(files, overrides, &TrajectoryOptions::default())
+}
+
+/// How trajectory files among the inputs of [`read_profiles_with`] become
+/// one operation profile.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TrajectoryOptions {
+    /// Rename or merge models (OLD, NEW) before the profile is formed.
+    #[serde(default)]
+    pub renames: Vec<(String, String)>,
+    /// Common-task subset (default) or every task.
+    #[serde(default)]
+    pub all_tasks: bool,
+    /// Inspect AI logs: the score that becomes the reward.
+    #[serde(default)]
+    pub score: crate::formats::inspect::ScoreChoice,
+    /// The domain of trajectory files that name none (spec: formats.md,
+    /// task identity).
+    #[serde(default)]
+    pub domain: Option<String>,
+    /// Name every trajectory's model so (file metadata can be wrong).
+    #[serde(default)]
+    pub model: Option<String>,
+    /// Keep trajectories that repeat others (the same file under two names,
+    /// a run as `.eval` and `.json`); by default they count once, with a
+    /// warning naming both files.
+    #[serde(default)]
+    pub keep_repeats: bool,
+}
+
+/// Whether `text` is a label CSV (`trajectory_id,operation,requirement,label`).
+pub fn is_label_csv(text: &str) -> bool {
+    let header = text
+        .trim_start_matches('\u{feff}')
+        .lines()
+        .next()
+        .unwrap_or_default();
+    let cols: Vec<&str> = header
+        .split(',')
+        .map(|c| c.trim().trim_matches('"'))
+        .collect();
+    ["trajectory_id", "operation", "label"]
+        .iter()
+        .all(|c| cols.contains(c))
+}
+
+/// The input files sorted by kind: trajectory files (any format
+/// [`crate::formats::detect_bytes`] knows) read into one corpus with the
+/// label CSVs applied and the models renamed; the other files as text.
+#[derive(Clone, Debug, Default)]
+pub struct Inputs {
+    /// Profile files (name, text), in input order.
+    pub profiles: Vec<(String, String)>,
+    pub corpus: crate::formats::Corpus,
+    /// Names of the trajectory files, in input order.
+    pub trajectory_files: Vec<String>,
+    /// Names of the label CSVs, in input order.
+    pub label_files: Vec<String>,
+    /// What reading said (skipped lines, reward mappings, renames, labels).
+    pub notes: Vec<String>,
+    /// With [`read_inputs_from`]'s `digests`: name, size and SHA-256 of
+    /// every file, in input order.
+    pub digests: Vec<crate::digest::Input>,
+}
+
+impl Inputs {
+    /// The files as a reproducibility command names them (their kind, in
+    /// input order within each kind); `manifest_name` maps a name read here
+    /// to the file's name in the folder the command runs in.
+    pub fn recipe_files(
+        &self,
+        manifest_name: &dyn Fn(&str) -> String,
+    ) -> Vec<crate::digest::RecipeFile> {
+        use crate::digest::{InputKind, RecipeFile};
+        let of = |names: &[String], kind| {
+            names
+                .iter()
+                .map(|n| RecipeFile {
+                    name: manifest_name(n),
+                    kind,
+                    written_by: None,
+                })
+                .collect::<Vec<_>>()
+        };
+        let profiles: Vec<String> = self.profiles.iter().map(|(n, _)| n.clone()).collect();
+        let mut out = of(&profiles, InputKind::Profiles);
+        out.extend(of(&self.trajectory_files, InputKind::Trajectories));
+        out.extend(of(&self.label_files, InputKind::Labels));
+        out
+    }
+}
+
+/// Which trajectories keep their messages when inputs are read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Messages {
+    /// Every trajectory keeps its messages.
+    All,
+    /// None does (their counts are kept): profiles, lists, stability.
+    Counts,
+    /// Only this trajectory does (the viewer).
+    Only(String),
+}
+
+/// Sort and read the input files (see [`Inputs`]).
+pub fn read_inputs<B: AsRef<[u8]>>(
+    files: &[(String, B)],
+    options: &TrajectoryOptions,
+    messages: &Messages,
+) -> Result<Inputs, ReadError> {
+    read_inputs_from(
+        files
+            .iter()
+            .map(|(name, bytes)| InputFile::Bytes(name.clone(), Cow::Borrowed(bytes.as_ref())))
+            .collect(),
+        options,
+        messages,
+        false,
+    )
+}
+
+/// One input file of [`read_inputs_from`]: its bytes, or a reader that is
+/// read once. A stream of canonical JSONL is parsed line by line as it is
+/// read, so a large file is never held whole (the browser streams the
+/// user's files); any other stream is read whole first.
+/// Bytes owned here are dropped as soon as their file is read.
+pub enum InputFile<'a> {
+    Bytes(String, Cow<'a, [u8]>),
+    Stream(String, Box<dyn std::io::Read + 'a>),
+    /// A file read already ([`read_file`]).
+    Read(Box<FileRead>),
+}
+
+impl InputFile<'_> {
+    pub fn name(&self) -> &str {
+        match self {
+            InputFile::Bytes(n, _) | InputFile::Stream(n, _) => n,
+            InputFile::Read(r) => &r.name,
+        }
+    }
+}
+
+/// How much of a stream is read before its format is decided (more when its
+/// first line is longer).
+const STREAM_HEAD: usize = 1 << 20;
+
+/// [`read_inputs`] over [`InputFile`]s; with `digests`, the name, size and
+/// SHA-256 of every file go to [`Inputs::digests`] (a stream is hashed as
+/// it is read), for the reproducibility manifest. Each file is read on its
+/// own ([`read_file`]), then the reads are joined ([`join_reads`]).
+pub fn read_inputs_from(
+    files: Vec<InputFile<'_>>,
+    options: &TrajectoryOptions,
+    messages: &Messages,
+    digests: bool,
+) -> Result<Inputs, ReadError> {
+    let reads = files
+        .into_iter()
+        .map(|file| read_file(file, options, messages, digests))
+        .collect::<Result<Vec<_>, _>>()?;
+    join_reads(reads, options)
+}
+
+/// One input file read on its own (the map step of [`read_inputs_from`]:
+/// the browser parses each file as soon as its bytes arrive, while the
+/// next ones are still being read). [`join_reads`] joins them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FileRead {
+    pub name: String,
+    /// Name, size and SHA-256, when asked for (or known already).
+    pub digest: Option<crate::digest::Input>,
+    pub content: FileContent,
+}
+
+/// What one input file is, once read.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum FileContent {
+    /// A trajectory file (any format [`crate::formats::detect_bytes`]
+    /// knows), parsed.
+    Trajectories(crate::formats::Corpus),
+    /// A label CSV (applied once every trajectory file is read).
+    Labels(String),
+    /// Any other text: a profile table (or a gapscope report).
+    Text(String),
+}
+
+/// Read one input file ([`InputFile`]; already read ones are returned as they are).
+pub fn read_file(
+    file: InputFile<'_>,
+    options: &TrajectoryOptions,
+    messages: &Messages,
+    digests: bool,
+) -> Result<FileRead, ReadError> {
+    let read_options = crate::formats::ReadOptions {
+        model: options.model.clone(),
+        score: options.score.clone(),
+        light: *messages != Messages::All,
+        keep: match messages {
+            Messages::Only(id) => Some(id.clone()),
+            _ => None,
+        },
+        domain: options.domain.clone(),
+    };
+    if let InputFile::Read(read) = file {
+        return Ok(*read);
+    }
+    if let Some(why) = options
+        .model
+        .as_deref()
+        .and_then(|m| crate::trajectory::bad_name("model name", m))
+    {
+        return Err(ReadError::Trajectories {
+            file: file.name().to_string(),
+            message: format!("{why} (the name given for every trajectory)"),
+        });
+    }
+    let mut digest = None;
+    let (name, whole) = match file {
+        InputFile::Read(read) => return Ok(*read),
+        InputFile::Bytes(name, bytes) => {
+            if digests {
+                digest = Some(crate::digest::Input::new(&name, &bytes));
+            }
+            (name, bytes)
+        }
+        InputFile::Stream(name, reader) => {
+            let mut reader = Hashing::new(reader, digests);
+            let read = read_stream(&name, &mut reader, &read_options)?;
+            if let Some((bytes, sha256)) = reader.finish() {
+                digest = Some(crate::digest::Input {
+                    name: name.clone(),
+                    bytes,
+                    sha256,
+                });
+            }
+            match read {
+                Streamed::Jsonl(c) if c.trajectories.is_empty() => {
+                    return Err(ReadError::NoTrajectories {
+                        file: name,
+                        declined: vec![
+                            format!(
+                                "canonical JSONL: {} line(s) skipped{}",
+                                c.skipped.len(),
+                                c.skipped
+                                    .first()
+                                    .map(|e| format!(" (first: {e})"))
+                                    .unwrap_or_default()
+                            ),
+                            "the other readers: the file starts as canonical JSONL".into(),
+                        ],
+                    })
+                }
+                Streamed::Jsonl(c) => {
+                    return Ok(FileRead {
+                        name,
+                        digest,
+                        content: FileContent::Trajectories(c),
+                    })
+                }
+                Streamed::Whole(bytes) => (name, Cow::Owned(bytes)),
+            }
+        }
+    };
+    let bytes: &[u8] = &whole;
+    if crate::formats::detect_bytes(bytes).is_some() {
+        let c = crate::formats::read_any_bytes(&name, bytes, &read_options).map_err(|message| {
+            ReadError::Trajectories {
+                file: name.clone(),
+                // Inspect errors may name the file already.
+                message: message
+                    .strip_prefix(&format!("{name}: "))
+                    .map(str::to_string)
+                    .unwrap_or(message),
+            }
+        })?;
+        if c.trajectories.is_empty() {
+            return Err(ReadError::NoTrajectories {
+                file: name,
+                declined: crate::formats::readers_declined(bytes),
+            });
+        }
+        let mut c = c;
+        // Trajectories their file gives no identity (a τ²-bench simulation
+        // without `id`, an Inspect log without `eval_id`): the file's
+        // SHA-256 and their place in it, so only a byte-identical copy repeats them.
+        if c.trajectories.iter().any(|t| t.source_id.is_none()) {
+            let sha = match &digest {
+                Some(d) => d.sha256.clone(),
+                None => crate::digest::Input::new(&name, bytes).sha256,
+            };
+            for (k, t) in c.trajectories.iter_mut().enumerate() {
+                if t.source_id.is_none() {
+                    t.source_id = Some(format!("file\u{1f}{sha}\u{1f}{k}"));
+                }
+            }
+        }
+        return Ok(FileRead {
+            name,
+            digest,
+            content: FileContent::Trajectories(c),
+        });
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| ReadError::Encoding {
+        file: name.clone(),
+        line: crate::formats::line_of_offset(bytes, e.valid_up_to()),
+        offset: e.valid_up_to(),
+    })?;
+    let content = if is_label_csv(text) {
+        FileContent::Labels(text.to_string())
+    } else {
+        FileContent::Text(text.to_string())
+    };
+    Ok(FileRead {
+        name,
+        digest,
+        content,
+    })
+}
+
+/// Join files read one by one ([`read_file`], in input order) into
+/// [`Inputs`]: the trajectory files into one corpus, the models renamed,
+/// then the label CSVs applied.
+pub fn join_reads(reads: Vec<FileRead>, options: &TrajectoryOptions) -> Result<Inputs, ReadError> {
+    let mut inputs = Inputs::default();
+    // Texts of label CSVs, applied once every trajectory is read.
+    let mut label_files: Vec<(String, String)> = Vec::new();
+    // The file each trajectory came from (index into `trajectory_files`).
+    let mut first_file: Vec<usize> = Vec::new();
+    for read in reads {
+        inputs.digests.extend(read.digest);
+        match read.content {
+            FileContent::Trajectories(c) => {
+                first_file.extend(std::iter::repeat_n(
+                    inputs.trajectory_files.len(),
+                    c.trajectories.len(),
+                ));
+                add_corpus(&mut inputs, &read.name, c);
+            }
+            FileContent::Labels(text) => {
+                inputs.label_files.push(read.name.clone());
+                label_files.push((read.name, text));
+            }
+            FileContent::Text(text) => inputs.profiles.push((read.name, text)),
+        }
+    }
+    if inputs.trajectory_files.is_empty() {
+        if let Some((name, _)) = label_files.first() {
+            return Err(ReadError::Trajectories {
+                file: (*name).clone(),
+                message: "a label file needs the trajectories it labels: load them together".into(),
+            });
+        }
+        return Ok(inputs);
+    }
+    if inputs.corpus.trajectories.is_empty() {
+        // An empty profile would read as "a header but no data": say why.
+        return Err(ReadError::Trajectories {
+            file: inputs.trajectory_files.join(" + "),
+            message: format!(
+                "no trajectory could be read ({} line(s) skipped{})",
+                inputs.corpus.skipped.len(),
+                inputs
+                    .corpus
+                    .skipped
+                    .first()
+                    .map(|e| format!("; first: {e}"))
+                    .unwrap_or_default()
+            ),
+        });
+    }
+    drop_repeats(&mut inputs, &first_file, options.keep_repeats);
+    let renamed =
+        crate::trajectory::rename_models(&mut inputs.corpus.trajectories, &options.renames);
+    if !options.renames.is_empty() {
+        inputs.notes.push(format!(
+            "{renamed} trajectories renamed ({})",
+            options
+                .renames
+                .iter()
+                .map(|(a, b)| format!("{a} → {b}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    for (name, text) in &label_files {
+        let n = crate::labels::apply_label_csv(&mut inputs.corpus, text).map_err(|e| {
+            ReadError::Trajectories {
+                file: (*name).clone(),
+                message: e.to_string(),
+            }
+        })?;
+        inputs.notes.push(format!("{name}: {n} labels applied"));
+    }
+    Ok(inputs)
+}
+
+/// Trajectories that repeat earlier ones ([`crate::trajectory::Trajectory::identity`]):
+/// dropped (or, with `keep`, kept) with one warning per pair of files.
+/// `file_of[i]` is trajectory i's file (index into `trajectory_files`).
+fn drop_repeats(inputs: &mut Inputs, file_of: &[usize], keep: bool) {
+    let mut seen: std::collections::HashMap<String, usize> = Default::default();
+    // (earlier file, later file) -> (count, kind)
+    let mut pairs: IndexMap<(usize, usize), (usize, &'static str)> = IndexMap::new();
+    let mut repeat = vec![false; inputs.corpus.trajectories.len()];
+    for (i, t) in inputs.corpus.trajectories.iter().enumerate() {
+        let identity = t.identity();
+        match seen.get(identity.as_ref()) {
+            Some(&first) => {
+                repeat[i] = true;
+                let e = pairs
+                    .entry((file_of[first], file_of[i]))
+                    .or_insert((0, crate::trajectory::identity_kind(&identity)));
+                e.0 += 1;
+            }
+            None => {
+                seen.insert(identity.into_owned(), i);
+            }
+        }
+    }
+    for ((a, b), (n, kind)) in &pairs {
+        let (fa, fb) = (&inputs.trajectory_files[*a], &inputs.trajectory_files[*b]);
+        let whose = if a == b {
+            "earlier ones of the same file".to_string()
+        } else {
+            format!("those of {fa}")
+        };
+        inputs.notes.push(format!(
+            "{fb}: {n} trajector{} {whose} ({kind}); {}",
+            if *n == 1 { "y repeats" } else { "ies repeat" },
+            if keep {
+                "kept, as asked: they count twice"
+            } else {
+                "counted once (keep repeats to count them again)"
+            }
+        ));
+    }
+    if !keep && !pairs.is_empty() {
+        let mut k = 0;
+        inputs.corpus.trajectories.retain(|_| {
+            k += 1;
+            !repeat[k - 1]
+        });
+    }
+}
+
+/// Add one trajectory file's corpus to the inputs, with what reading it said.
+fn add_corpus(inputs: &mut Inputs, name: &str, c: crate::formats::Corpus) {
+    inputs
+        .notes
+        .extend(c.reward_mappings.iter().map(|m| m.sentence()));
+    if !c.skipped.is_empty() {
+        let first: Vec<String> = c.skipped.iter().take(3).map(|e| e.to_string()).collect();
+        inputs.notes.push(format!(
+            "{name}: {} malformed line(s) skipped ({}{})",
+            c.skipped.len(),
+            first.join("; "),
+            if c.skipped.len() > 3 { "; …" } else { "" }
+        ));
+    }
+    for w in &c.warnings {
+        inputs.notes.push(format!("{name}: {w}"));
+    }
+    let unscored = c.trajectories.iter().filter(|t| t.reward.is_none()).count();
+    if unscored > 0 {
+        inputs.notes.push(format!(
+            "{name}: {unscored} of {} trajectories have no reward (read, unscored)",
+            c.trajectories.len()
+        ));
+    }
+    if let Some(first) = c.notes.first() {
+        inputs.notes.push(format!(
+            "{name}: {} trajectories with tool results that answer no earlier tool call (first: {first})",
+            c.notes.len()
+        ));
+    }
+    inputs.corpus.trajectories.extend(c.trajectories);
+    inputs.corpus.skipped.extend(c.skipped);
+    inputs.corpus.notes.extend(c.notes);
+    inputs.corpus.warnings.extend(c.warnings);
+    inputs.trajectory_files.push(name.to_string());
+}
+
+/// A stream, read: canonical JSONL parsed as it was read, or any other file whole.
+enum Streamed {
+    Jsonl(crate::formats::Corpus),
+    Whole(Vec<u8>),
+}
+
+/// A reader that counts and (when asked) hashes (SHA-256) what passes through it.
+struct Hashing<R> {
+    inner: R,
+    sha: Option<sha2::Sha256>,
+    bytes: usize,
+}
+
+impl<R: std::io::Read> Hashing<R> {
+    fn new(inner: R, hash: bool) -> Self {
+        Hashing {
+            inner,
+            sha: hash.then(<sha2::Sha256 as sha2::Digest>::new),
+            bytes: 0,
+        }
+    }
+
+    /// Bytes read and their SHA-256 (lowercase hex), when hashed.
+    fn finish(self) -> Option<(usize, String)> {
+        let digest = sha2::Digest::finalize(self.sha?);
+        Some((
+            self.bytes,
+            digest.iter().map(|b| format!("{b:02x}")).collect(),
+        ))
+    }
+}
+
+impl<R: std::io::Read> std::io::Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if let Some(sha) = &mut self.sha {
+            sha2::Digest::update(sha, &buf[..n]);
+        }
+        self.bytes += n;
+        Ok(n)
+    }
+}
+
+/// Append what `reader` gives (at most `max` bytes) to `buf`, which grows as
+/// data arrives through fallible allocations: memory that runs out is an
+/// error naming how much was read, not an abort. Returns the bytes read.
+fn read_into(
+    reader: &mut dyn std::io::Read,
+    buf: &mut Vec<u8>,
+    max: Option<usize>,
+) -> std::io::Result<usize> {
+    let mut chunk = vec![0u8; 1 << 16];
+    let mut total = 0usize;
+    loop {
+        let room = max.map_or(chunk.len(), |m| (m - total).min(chunk.len()));
+        if room == 0 {
+            return Ok(total);
+        }
+        let n = match reader.read(&mut chunk[..room]) {
+            Ok(0) => return Ok(total),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.capacity() - buf.len() < n {
+            // Double (at least 1 MiB at a time).
+            let grow = buf.capacity().max(n).max(1 << 20);
+            buf.try_reserve_exact(grow).map_err(|_| {
+                std::io::Error::new(
+                    std::io::ErrorKind::OutOfMemory,
+                    format!(
+                        "out of memory reading the file: {} bytes read, {} bytes could not be allocated",
+                        buf.len(),
+                        buf.len() + grow
+                    ),
+                )
+            })?;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        total += n;
+    }
+}
+
+/// Read a stream: its head decides whether it is canonical JSONL (then the
+/// lines are parsed as they arrive); anything else is read whole.
+fn read_stream(
+    name: &str,
+    reader: &mut dyn std::io::Read,
+    options: &crate::formats::ReadOptions,
+) -> Result<Streamed, ReadError> {
+    use std::io::{BufRead, Read};
+    let unreadable = |e: std::io::Error| ReadError::Trajectories {
+        file: name.to_string(),
+        message: if e.kind() == std::io::ErrorKind::OutOfMemory {
+            // `out of memory reading the file: …` ([`read_into`]).
+            e.to_string()
+        } else {
+            format!("could not be read: {e}")
+        },
+    };
+    let mut head = Vec::new();
+    // Enough to see the first line whole (or the end of the file).
+    let first_line_end = loop {
+        let start = head.len();
+        let got = read_into(&mut *reader, &mut head, Some(STREAM_HEAD)).map_err(unreadable)?;
+        // As `detect` sees it: after a byte-order mark and blank space.
+        let bom = if head.starts_with("\u{feff}".as_bytes()) {
+            3
+        } else {
+            0
+        };
+        let text_start = head[bom.min(head.len())..]
+            .iter()
+            .position(|b| !b" \t\r\n".contains(b))
+            .map_or(head.len(), |p| bom + p);
+        if let Some(nl) = head[start.max(text_start)..]
+            .iter()
+            .position(|&b| b == b'\n')
+        {
+            break Some(start.max(text_start) + nl);
+        }
+        if got == 0 {
+            break None;
+        }
+    };
+    let is_jsonl = first_line_end.is_some_and(|end| {
+        std::str::from_utf8(&head[..end])
+            .ok()
+            .and_then(crate::formats::detect)
+            == Some(crate::formats::TrajectoryFormat::Jsonl)
+    });
+    if !is_jsonl {
+        read_into(&mut *reader, &mut head, None).map_err(unreadable)?;
+        return Ok(Streamed::Whole(head));
+    }
+    // A file that ended within its head is read whole, exactly as its bytes
+    // are (the same messages: e.g. why each reader declined it).
+    if read_into(&mut *reader, &mut head, Some(1)).map_err(unreadable)? == 0 {
+        return Ok(Streamed::Whole(head));
+    }
+    let mut lines = crate::formats::JsonlLines::new(options);
+    let mut input = std::io::BufReader::with_capacity(1 << 20, head.as_slice().chain(reader));
+    let mut line = Vec::new();
+    let mut offset = 0usize;
+    loop {
+        line.clear();
+        let n = input.read_until(b'\n', &mut line).map_err(unreadable)?;
+        if n == 0 {
+            break;
+        }
+        let mut raw: &[u8] = &line;
+        if let Some(r) = raw.strip_suffix(b"\n") {
+            raw = r.strip_suffix(b"\r").unwrap_or(r);
+        }
+        let mut skipped = 0;
+        if offset == 0 {
+            if let Some(r) = raw.strip_prefix("\u{feff}".as_bytes()) {
+                raw = r;
+                skipped = 3;
+            }
+        }
+        let text = std::str::from_utf8(raw).map_err(|e| ReadError::Encoding {
+            file: name.to_string(),
+            line: lines.lines() + 1,
+            offset: offset + skipped + e.valid_up_to(),
+        })?;
+        lines.push(text);
+        offset += n;
+    }
+    let mut corpus = lines.finish();
+    if let Some(m) = &options.model {
+        for t in &mut corpus.trajectories {
+            t.model = m.clone();
+        }
+    }
+    Ok(Streamed::Jsonl(corpus))
+}
+
+impl TrajectoryOptions {
+    /// The operation-profile options these trajectory options imply.
+    pub fn profile_options(&self) -> crate::operations::ProfileOptions {
+        crate::operations::ProfileOptions {
+            all_tasks: self.all_tasks,
+            ..Default::default()
+        }
+    }
+}
+
+/// [`read_profiles`], with trajectory options. Every trajectory file is read
+/// into one corpus ([`read_inputs`]: label CSVs applied, models renamed), and
+/// the corpus becomes one operation profile (with reward), so that the
+/// common-task subset spans every model of every file. That profile is then
+/// joined with the profile files like any other.
+pub fn read_profiles_with<B: AsRef<[u8]>>(
+    files: &[(String, B)],
+    overrides: &crate::profile::RoleOverrides,
+    options: &TrajectoryOptions,
+) -> Result<(ProfileTable, JoinReport), ReadError> {
+    profiles_of_inputs(
+        read_inputs(files, options, &Messages::Counts)?,
+        overrides,
+        options,
+    )
+}
+
+/// [`read_profiles_with`] on inputs already read (read once, the page's
+/// import job also builds the trajectory overview from them).
+pub fn profiles_of_inputs(
+    inputs: Inputs,
+    overrides: &crate::profile::RoleOverrides,
+    options: &TrajectoryOptions,
+) -> Result<(ProfileTable, JoinReport), ReadError> {
+    let Inputs {
+        profiles: mut profile_files,
+        corpus,
+        trajectory_files: traj_names,
+        mut notes,
+        digests: _,
+        label_files: _,
+    } = inputs;
+    let mut pooled: Option<(Vec<String>, Vec<Option<f64>>)> = None;
+    if !traj_names.is_empty() {
+        let profile =
+            crate::operations::operation_profile(&corpus.trajectories, &options.profile_options());
+        let name = traj_names.join(" + ");
+        notes.push(format!(
+            "{name}: {} trajectories of {} model{}; operation profile from the {} on the {} tasks {}{}",
+            corpus.trajectories.len(),
+            profile.models.len(),
+            crate::profile::plural(profile.models.len()),
+            profile.n_used,
+            profile.tasks.len(),
+            if options.all_tasks { "attempted by any model (all tasks)" } else { "every model attempted" },
+            if profile.operations.is_empty() { " (no operation labels: reward only)" } else { "" }
+        ));
+        pooled = Some((profile.models.clone(), profile.pooled_macro.clone()));
+        profile_files.push((name, profile.to_csv()));
+    }
+    let files = profile_files;
+    let (table, mut report) = if let [(name, text)] = files.as_slice() {
+        let t = ProfileTable::read(text, overrides).map_err(|source| ReadError::File {
+            file: name.clone(),
+            source,
+        })?;
+        join(&[(name.clone(), t)])?
+    } else {
+        let mut tables = Vec::new();
+        for (name, text) in &files {
+            let t = ProfileTable::read(text, &crate::profile::RoleOverrides::default()).map_err(
+                |source| ReadError::File {
+                    file: name.clone(),
+                    source,
+                },
+            )?;
+            tables.push((name.clone(), t));
+        }
+        let (joined, report) = join(&tables)?;
+        if *overrides == crate::profile::RoleOverrides::default() {
+            (joined, report)
+        } else {
+            (
+                ProfileTable::read(&joined.to_csv(), overrides).map_err(ReadError::Roles)?,
+                report,
+            )
+        }
+    };
+    report.notes = notes;
+    let mut table = table;
+    if let Some((models, values)) = pooled {
+        // Attached by model name: the join may have added or reordered models.
+        table.pooled_macro = Some(
+            table
+                .models
+                .iter()
+                .map(|m| models.iter().position(|x| x == m).and_then(|i| values[i]))
+                .collect(),
+        );
+    }
+    Ok((table, report))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FOUNDATIONAL: &str = include_str!("../../../tests/fixtures/foundational-small.csv");
+    const TRAJECTORIES: &str = include_str!("../../../tests/fixtures/trajectories-small.jsonl");
+    const CORPUS: &str = include_str!("../../../assets/synthetic-trajectories/trajectories.jsonl");
+
+    /// A reader that hands out `step` bytes at a time (chunk boundaries fall
+    /// inside lines, inside UTF-8 characters and inside `\r\n`).
+    struct Trickle<'a> {
+        bytes: &'a [u8],
+        step: usize,
+    }
+
+    impl std::io::Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.step.min(buf.len()).min(self.bytes.len());
+            buf[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    fn streamed<'a>(files: &'a [(String, Vec<u8>)], step: usize) -> Vec<InputFile<'a>> {
+        files
+            .iter()
+            .map(|(n, b)| {
+                InputFile::Stream(
+                    n.clone(),
+                    Box::new(Trickle {
+                        bytes: b.as_slice(),
+                        step,
+                    }),
+                )
+            })
+            .collect()
+    }
+
+    /// Everything but the stream digests.
+    fn same(a: &Inputs, b: &Inputs) -> bool {
+        a.profiles == b.profiles
+            && a.corpus == b.corpus
+            && a.trajectory_files == b.trajectory_files
+            && a.notes == b.notes
+    }
+
+    /// A stream is read exactly as the same bytes are (JSONL parsed as it
+    /// streams, every other kind read whole), in chunks of any size, and its
+    /// SHA-256 is the file's.
+    #[test]
+    fn a_stream_reads_like_its_bytes() {
+        // Over two megabytes of JSONL (past the stream head): the corpus eight
+        // times with distinct ids, a BOM, CRLF endings, blank, malformed,
+        // repeated and non-ASCII lines.
+        let mut big = String::from("\u{feff}\n");
+        for k in 0..8 {
+            for line in CORPUS.lines() {
+                big.push_str(&line.replacen("{\"id\":\"", &format!("{{\"id\":\"{k}·"), 1));
+                big.push_str(if k % 2 == 0 { "\r\n" } else { "\n" });
+            }
+            big.push_str("{\"id\": \"broken\n\n");
+        }
+        big.push_str(CORPUS.lines().next().unwrap());
+        assert!(big.len() > 2 * STREAM_HEAD);
+        let labels = "trajectory_id,operation,requirement,label\n0·Aurora Max/task-001/0,GI,1,1\n";
+        let files: Vec<(String, Vec<u8>)> = vec![
+            ("f.csv".into(), FOUNDATIONAL.as_bytes().to_vec()),
+            ("big.jsonl".into(), big.into_bytes()),
+            ("small.jsonl".into(), TRAJECTORIES.as_bytes().to_vec()),
+            ("labels.csv".into(), labels.as_bytes().to_vec()),
+        ];
+        let whole = read_inputs(&files, &TrajectoryOptions::default(), &Messages::Counts).unwrap();
+        assert!(whole.corpus.trajectories.len() > 8 * 900);
+        assert!(!whole.corpus.skipped.is_empty());
+        assert!(
+            whole.notes.iter().any(|n| n.contains("labels applied")),
+            "{:?}",
+            whole.notes
+        );
+        for step in [1 << 16, 4093, 777] {
+            let s = read_inputs_from(
+                streamed(&files, step),
+                &TrajectoryOptions::default(),
+                &Messages::Counts,
+                true,
+            )
+            .unwrap();
+            assert!(same(&whole, &s), "step {step}");
+            let digests: Vec<(String, usize, String)> = s
+                .digests
+                .iter()
+                .map(|i| (i.name.clone(), i.bytes, i.sha256.clone()))
+                .collect();
+            let expected: Vec<(String, usize, String)> = files
+                .iter()
+                .map(|(n, b)| (n.clone(), b.len(), crate::digest::sha256_hex(b)))
+                .collect();
+            assert_eq!(digests, expected);
+        }
+        // The big file was parsed as it streamed, not read whole.
+        let mut r = Trickle {
+            bytes: &files[1].1,
+            step: 5000,
+        };
+        let parsed = read_stream("big.jsonl", &mut r, &Default::default()).unwrap();
+        assert!(matches!(parsed, Streamed::Jsonl(ref c) if c.trajectories.len() > 8 * 900));
+        // Messages kept for one trajectory only, as with bytes.
+        let only = Messages::Only("1·Aurora Max/task-001/0".into());
+        let a = read_inputs(&files, &TrajectoryOptions::default(), &only).unwrap();
+        let b = read_inputs_from(
+            streamed(&files, 999),
+            &TrajectoryOptions::default(),
+            &only,
+            false,
+        )
+        .unwrap();
+        assert!(same(&a, &b));
+    }
+
+    /// A byte that is not UTF-8 in a streamed JSONL file is located as in
+    /// the bytes (file, line, offset); a τ²-bench-like file that is not
+    /// JSONL is read whole.
+    #[test]
+    fn a_stream_locates_a_bad_byte_like_its_bytes() {
+        let mut bad = CORPUS.as_bytes()[..20_000].to_vec();
+        let cut = bad.iter().rposition(|&b| b == b'\n').unwrap() + 1;
+        bad.truncate(cut);
+        bad.extend_from_slice(b"{\"id\": \"x\xff\"}\n");
+        let files = vec![("bad.jsonl".to_string(), bad)];
+        let a = read_inputs(&files, &TrajectoryOptions::default(), &Messages::Counts).unwrap_err();
+        let b = read_inputs_from(
+            streamed(&files, 100),
+            &TrajectoryOptions::default(),
+            &Messages::Counts,
+            false,
+        )
+        .unwrap_err();
+        assert_eq!(a, b);
+        assert!(
+            matches!(a, ReadError::Encoding { line, .. } if line > 1),
+            "{a:?}"
+        );
+    }
+
+    #[test]
+    fn trajectory_files_form_one_corpus_whatever_their_split() {
+        let whole = vec![
+            ("f.csv".to_string(), FOUNDATIONAL.to_string()),
+            ("t.jsonl".to_string(), TRAJECTORIES.to_string()),
+        ];
+        // One file per model, as τ²-bench results usually come.
+        let mut split = vec![("f.csv".to_string(), FOUNDATIONAL.to_string())];
+        for m in ["A1", "B1", "C1", "D1"] {
+            let lines: String = TRAJECTORIES
+                .lines()
+                .filter(|l| l.contains(&format!("\"model\": \"{m}\"")))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            assert!(!lines.is_empty(), "fixture has {m}");
+            split.push((format!("{m}.jsonl"), lines));
+        }
+        let opts = TrajectoryOptions::default();
+        let (a, ra) = read_profiles_with(&whole, &Default::default(), &opts).unwrap();
+        let (b, rb) = read_profiles_with(&split, &Default::default(), &opts).unwrap();
+        // The common-task subset spans the four files: same table, same macro.
+        assert_eq!(a.operations, b.operations);
+        assert_eq!(a.reward, b.reward);
+        assert_eq!(a.pooled_macro, b.pooled_macro);
+        assert_eq!(
+            rb.files,
+            ["f.csv", "A1.jsonl + B1.jsonl + C1.jsonl + D1.jsonl"]
+        );
+        assert!(
+            ra.notes[0].contains("on the 2 tasks every model attempted"),
+            "{:?}",
+            ra.notes
+        );
+        // The pooled macro is the trajectory reader's, attached by model.
+        let p = crate::operations::operation_profile(
+            &crate::formats::read_jsonl(TRAJECTORIES).trajectories,
+            &Default::default(),
+        );
+        let by_model: Vec<Option<f64>> = a
+            .models
+            .iter()
+            .map(|m| {
+                p.models
+                    .iter()
+                    .position(|x| x == m)
+                    .and_then(|i| p.pooled_macro[i])
+            })
+            .collect();
+        assert_eq!(a.pooled_macro, Some(by_model));
+        // Renaming merges two models into one.
+        let merged = TrajectoryOptions {
+            renames: vec![("B1".into(), "A1".into())],
+            all_tasks: true,
+            ..Default::default()
+        };
+        let (c, rc) = read_profiles_with(&whole, &Default::default(), &merged).unwrap();
+        assert!(
+            rc.notes.iter().any(|n| n.contains("renamed (B1 → A1)")),
+            "{:?}",
+            rc.notes
+        );
+        // B1 stays in the foundational file, but its trajectories now count as A1's.
+        let b1 = c.models.iter().position(|m| m == "B1").unwrap();
+        assert!(c.operations.values[b1].iter().all(|v| v.is_none()));
+    }
+
+    #[test]
+    fn a_label_file_is_recognised_and_needs_its_trajectories() {
+        let labels = "trajectory_id,operation,requirement,label\nt-001,GI,r1,0\n";
+        assert!(is_label_csv(labels));
+        assert!(!is_label_csv(FOUNDATIONAL));
+        let err = read_profiles_with(
+            &[
+                ("f.csv".to_string(), FOUNDATIONAL.to_string()),
+                ("labels.csv".to_string(), labels.to_string()),
+            ],
+            &Default::default(),
+            &TrajectoryOptions::default(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "labels.csv: a label file needs the trajectories it labels: load them together"
+        );
+        let (t, r) = read_profiles_with(
+            &[
+                ("f.csv".to_string(), FOUNDATIONAL.to_string()),
+                ("t.jsonl".to_string(), TRAJECTORIES.to_string()),
+                ("labels.csv".to_string(), labels.to_string()),
+            ],
+            &Default::default(),
+            &TrajectoryOptions::default(),
+        )
+        .unwrap();
+        assert!(
+            r.notes.iter().any(|n| n == "labels.csv: 1 labels applied"),
+            "{:?}",
+            r.notes
+        );
+        // t-001 (A1, t1) had GI [1]; the label file replaces it with [0].
+        let a1 = t.models.iter().position(|m| m == "A1").unwrap();
+        let gi = t.operations.names.iter().position(|n| n == "GI").unwrap();
+        let (_, before) = read_profiles(
+            &[
+                ("f.csv".to_string(), FOUNDATIONAL.to_string()),
+                ("t.jsonl".to_string(), TRAJECTORIES.to_string()),
+            ],
+            &Default::default(),
+        )
+        .map(|(t, _)| ((), t.operations.values[a1][gi]))
+        .unwrap();
+        assert_ne!(t.operations.values[a1][gi], before);
+    }
+
+    fn read(s: &str) -> ProfileTable {
+        ProfileTable::read(s, &Default::default()).unwrap()
+    }
+
+    #[test]
+    fn joins_on_model_and_reports_who_is_missing() {
+        let f = read("model,family,TU,RE\na,A,1,2\nb,B,3,4\nc,C,5,6\n");
+        let o = read("model,family,GI,PL\nb,B,7,8\na,A,9,10\nd,D,11,12\n");
+        let y = read("model,family,reward\na,A,0.5\nb,B,0.25\n");
+        let (t, r) = join(&[
+            ("f.csv".into(), f),
+            ("o.csv".into(), o),
+            ("y.csv".into(), y),
+        ])
+        .unwrap();
+        assert_eq!(t.models, ["a", "b", "c", "d"]);
+        assert_eq!(t.families, ["A", "B", "C", "D"]);
+        assert_eq!(t.foundational.names, ["TU", "RE"]);
+        assert_eq!(t.operations.values[0], vec![Some(9.0), Some(10.0)]);
+        assert_eq!(
+            t.operations.values[2],
+            vec![None, None],
+            "c has no operation file row"
+        );
+        assert_eq!(t.foundational.values[3], vec![None, None]);
+        assert_eq!(t.reward, Some(vec![Some(50.0), Some(25.0), None, None]));
+        assert_eq!(r.joined, 2);
+        assert_eq!(
+            r.sentences(),
+            [
+                "not in f.csv: d (kept, with its values from f.csv missing)",
+                "not in o.csv: c (kept, with its values from o.csv missing)",
+                "not in y.csv: c, d (kept, with its values from y.csv missing)"
+            ]
+        );
+    }
+
+    #[test]
+    fn conflicts_name_the_files() {
+        let a = read("model,family,TU\nm,A,1\n");
+        let b = read("model,family,GI\nm,B,2\n");
+        let e = join(&[("a.csv".into(), a.clone()), ("b.csv".into(), b)]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "model `m` is in family `A` in a.csv but `B` in b.csv"
+        );
+        let c = read("model,family,TU\nm,A,3\n");
+        let e = join(&[("a.csv".into(), a), ("c.csv".into(), c)]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "column `TU` is in both a.csv and c.csv: keep it in one file"
+        );
+    }
+}

@@ -1,0 +1,24 @@
+//! gapscope's data layer: what a file holds, read with located errors.
+//!
+//! - [`profile`]: profile tables (models × foundational and operation
+//!   columns) and their CSV/JSON readers.
+//! - [`trajectory`]: the trajectory model (types and name checks).
+//! - [`formats`]: one reader per trajectory format and the sniffer.
+//! - [`labels`]: label CSVs; [`operations`]: operation profiles from labels.
+//! - [`ingest`]: every input, bytes or stream, through one reader into
+//!   [`ingest::Inputs`]; the join of profile tables on `model`.
+//! - [`digest`]: each input's name, size and SHA-256 for the manifest.
+
+pub mod digest;
+pub mod formats;
+pub mod ingest;
+pub mod join;
+pub mod labels;
+pub mod operations;
+pub mod profile;
+pub mod trajectory;
+
+#[cfg(test)]
+mod reading_tests;
+
+pub use profile::{ProfileError, ProfileTable, RoleOverrides};

@@ -1,0 +1,271 @@
+//! Operation profiles from trajectory labels (0 / 0.5 / 1 / null; spec:
+//! realization-gaps.md, "Operation scores from trajectory labels"): scores,
+//! eligible counts and reward per model on the common-task subset.
+
+use serde::{Deserialize, Serialize};
+
+use crate::profile::{csv_field, Block, ProfileTable};
+use crate::trajectory::{several_domains, TaskKey, Trajectory};
+
+/// How the overall (macro) operation score is formed from labels.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MacroFromLabels {
+    /// The unweighted mean of the model's operation scores.
+    #[default]
+    Mean,
+    /// 100 × mean over the model's trajectories of the mean of all their
+    /// applicable labels across operations.
+    Pooled,
+}
+
+/// Options of [`operation_profile`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProfileOptions {
+    /// Use every task, not only those every model attempted.
+    pub all_tasks: bool,
+    pub macro_definition: MacroFromLabels,
+    /// Operation order; default: the spec's seven where present, then the
+    /// others in order of first appearance.
+    pub operations: Option<Vec<String>>,
+}
+
+/// Operation scores, eligible counts and reward per model.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OperationProfile {
+    pub models: Vec<String>,
+    /// The family each model's trajectories name (first seen), if any.
+    pub families: Vec<Option<String>>,
+    pub operations: Vec<String>,
+    /// `scores[model][op]`, 0–100; `None` when no trajectory was eligible.
+    pub scores: Vec<Vec<Option<f64>>>,
+    /// `eligible[model][op]`: trajectories with at least one applicable label.
+    pub eligible: Vec<Vec<usize>>,
+    /// Mean reward × 100 over the model's trajectories in the subset.
+    pub reward: Vec<Option<f64>>,
+    /// The macro score under `macro_definition`.
+    pub macro_score: Vec<Option<f64>>,
+    pub macro_definition: MacroFromLabels,
+    /// The pooled macro score, whatever `macro_definition` is (the analysis
+    /// may ask for it).
+    #[serde(default)]
+    pub pooled_macro: Vec<Option<f64>>,
+    /// Trajectories per model in the subset.
+    pub trajectories: Vec<usize>,
+    /// The tasks used (the common-task subset unless `all_tasks`).
+    pub tasks: Vec<String>,
+    pub common_tasks_only: bool,
+    /// Trajectories in the corpus and in the subset.
+    pub n_total: usize,
+    pub n_used: usize,
+}
+
+/// The mean of a trajectory's applicable labels for one operation.
+pub fn label_mean(labels: &[Option<f64>]) -> Option<f64> {
+    let v: Vec<f64> = labels.iter().flatten().copied().collect();
+    gapscope_stats::summary::mean(&v)
+}
+
+/// Compute the operation profile of every model (spec section 3.2).
+pub fn operation_profile(
+    trajectories: &[Trajectory],
+    options: &ProfileOptions,
+) -> OperationProfile {
+    let models: Vec<String> = gapscope_stats::heldout::reference::distinct_in_order(
+        &trajectories
+            .iter()
+            .map(|t| t.model.clone())
+            .collect::<Vec<_>>(),
+    )
+    .into_iter()
+    .cloned()
+    .collect();
+    // Tasks are (domain, task id): airline `32` is not retail `32`.
+    let mut all_tasks: Vec<TaskKey<'_>> = Vec::new();
+    let mut seen_tasks: std::collections::HashSet<TaskKey<'_>> = Default::default();
+    for t in trajectories {
+        if seen_tasks.insert(t.task_key()) {
+            all_tasks.push(t.task_key());
+        }
+    }
+    let tasks: Vec<TaskKey<'_>> = if options.all_tasks {
+        all_tasks
+    } else {
+        // Models per task, counted once per (model, task) pair.
+        let pairs: std::collections::HashSet<(&str, TaskKey<'_>)> = trajectories
+            .iter()
+            .map(|t| (t.model.as_str(), t.task_key()))
+            .collect();
+        let mut per_task: std::collections::HashMap<TaskKey<'_>, usize> = Default::default();
+        for (_, task) in &pairs {
+            *per_task.entry(*task).or_default() += 1;
+        }
+        all_tasks
+            .into_iter()
+            .filter(|task| per_task.get(task) == Some(&models.len()))
+            .collect()
+    };
+    let task_set: std::collections::HashSet<TaskKey<'_>> = tasks.iter().copied().collect();
+    let used: Vec<&Trajectory> = trajectories
+        .iter()
+        .filter(|t| task_set.contains(&t.task_key()))
+        .collect();
+    let qualified = several_domains(trajectories);
+    let tasks: Vec<String> = tasks.iter().map(|k| k.label(qualified)).collect();
+    let operations = options.operations.clone().unwrap_or_else(|| {
+        let mut seen: Vec<String> = Vec::new();
+        for t in trajectories {
+            for op in t.labels.keys() {
+                if !seen.contains(op) {
+                    seen.push(op.clone());
+                }
+            }
+        }
+        let mut ordered: Vec<String> = crate::profile::DEFAULT_OPERATIONS
+            .iter()
+            .filter(|d| seen.iter().any(|s| s == *d))
+            .map(|d| d.to_string())
+            .collect();
+        ordered.extend(
+            seen.into_iter()
+                .filter(|s| !crate::profile::DEFAULT_OPERATIONS.contains(&s.as_str())),
+        );
+        ordered
+    });
+    let mut scores = Vec::new();
+    let mut eligible = Vec::new();
+    let mut reward = Vec::new();
+    let mut macro_score = Vec::new();
+    let mut pooled_macro = Vec::new();
+    let mut families = Vec::new();
+    let mut counts = Vec::new();
+    for m in &models {
+        let mine: Vec<&&Trajectory> = used.iter().filter(|t| &t.model == m).collect();
+        families.push(
+            trajectories
+                .iter()
+                .find(|t| &t.model == m)
+                .and_then(|t| t.family.clone()),
+        );
+        counts.push(mine.len());
+        let mut row = Vec::new();
+        let mut elig = Vec::new();
+        for op in &operations {
+            let s: Vec<f64> = mine
+                .iter()
+                .filter_map(|t| t.labels.get(op).and_then(|l| label_mean(l)))
+                .collect();
+            elig.push(s.len());
+            row.push(gapscope_stats::summary::mean(&s).map(|v| 100.0 * v));
+        }
+        let rewards: Vec<f64> = mine.iter().filter_map(|t| t.reward).collect();
+        reward.push(gapscope_stats::summary::mean(&rewards).map(|v| 100.0 * v));
+        let mean_macro = {
+            let v: Option<Vec<f64>> = row.iter().copied().collect();
+            v.and_then(|v| gapscope_stats::summary::mean(&v))
+        };
+        let pooled = {
+            let per_t: Vec<f64> = mine
+                .iter()
+                .filter_map(|t| {
+                    let all: Vec<Option<f64>> = operations
+                        .iter()
+                        .filter_map(|op| t.labels.get(op))
+                        .flatten()
+                        .copied()
+                        .collect();
+                    label_mean(&all)
+                })
+                .collect();
+            gapscope_stats::summary::mean(&per_t).map(|v| 100.0 * v)
+        };
+        macro_score.push(match options.macro_definition {
+            MacroFromLabels::Mean => mean_macro,
+            MacroFromLabels::Pooled => pooled,
+        });
+        pooled_macro.push(pooled);
+        scores.push(row);
+        eligible.push(elig);
+    }
+    OperationProfile {
+        models,
+        families,
+        operations,
+        scores,
+        eligible,
+        reward,
+        macro_score,
+        macro_definition: options.macro_definition,
+        pooled_macro,
+        trajectories: counts,
+        n_total: trajectories.len(),
+        n_used: used.len(),
+        tasks,
+        common_tasks_only: !options.all_tasks,
+    }
+}
+
+impl OperationProfile {
+    /// As a profile table (operations and reward; no foundational columns):
+    /// join it with a foundational profile file to run the realization analysis.
+    /// A model whose trajectories name no family gets the family `unknown`.
+    pub fn to_table(&self) -> ProfileTable {
+        ProfileTable {
+            models: self.models.clone(),
+            families: self
+                .families
+                .iter()
+                .map(|f| {
+                    f.clone()
+                        .unwrap_or_else(|| crate::join::UNKNOWN_FAMILY.into())
+                })
+                .collect(),
+            foundational: Block {
+                names: Vec::new(),
+                values: vec![Vec::new(); self.models.len()],
+            },
+            operations: Block {
+                names: self.operations.clone(),
+                values: self.scores.clone(),
+            },
+            reward: Some(self.reward.clone()),
+            outcome_column: Some("reward".into()),
+            reward_scaled: false,
+            ignored: Vec::new(),
+            pooled_macro: Some(self.pooled_macro.clone()),
+        }
+    }
+
+    /// The profile as CSV: model, family, each operation, its eligible count
+    /// (`n_OP`, an ignored column when read back), reward.
+    pub fn to_csv(&self) -> String {
+        let mut out = String::from("model,family");
+        for op in &self.operations {
+            out.push_str(&format!(",{}", csv_field(op)));
+        }
+        for op in &self.operations {
+            out.push_str(&format!(",{}", csv_field(&format!("n_{op}"))));
+        }
+        out.push_str(",reward\n");
+        for i in 0..self.models.len() {
+            let cell = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
+            out.push_str(&format!(
+                "{},{}",
+                csv_field(&self.models[i]),
+                csv_field(
+                    &self.families[i]
+                        .clone()
+                        .unwrap_or_else(|| crate::join::UNKNOWN_FAMILY.into())
+                )
+            ));
+            for v in &self.scores[i] {
+                out.push_str(&format!(",{}", cell(*v)));
+            }
+            for n in &self.eligible[i] {
+                out.push_str(&format!(",{n}"));
+            }
+            out.push_str(&format!(",{}\n", cell(self.reward[i])));
+        }
+        out
+    }
+}

@@ -1,0 +1,24 @@
+//! Capability realization gaps (papers 000/001; spec: realization-gaps.md):
+//! from foundational and operation profiles to held-out predictions, the
+//! residual gaps and every table around them.
+//!
+//! - [`analysis`]: [`analyze`] → [`Report`] (held-out ridge, metrics,
+//!   bootstrap intervals, gaps, reward prediction).
+//! - [`checks`]: warnings about the table itself.
+//! - [`assoc`]: association sensitivity.
+//! - [`stability`]: cross-task stability of the operation profile.
+//! - [`overview`]: the trajectory overview and stability of a set of inputs.
+//! - [`proxy_labels`], [`task_groups`]: deterministic labels and scenario
+//!   groups from τ²-bench traces.
+//! - [`manifest`]: the reproducibility manifest of a report.
+
+pub mod analysis;
+pub mod assoc;
+pub mod checks;
+pub mod manifest;
+pub mod overview;
+pub mod proxy_labels;
+pub mod stability;
+pub mod task_groups;
+
+pub use analysis::{analyze, Report, Settings};

@@ -1,0 +1,217 @@
+//! Reading the episode log (spec: runtime-contracts.md, "Episode log"): JSONL,
+//! one episode a line, read line by line with located errors. A malformed
+//! line is reported (line, field path, what was expected) and skipped; the
+//! rest is still read, so the reader sees how many were skipped. Opaque
+//! Knapsack instances are checked for exact numbers at their line.
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+
+use gapscope_data::trajectory::LineError;
+
+use crate::log::Episode;
+
+/// What a JSONL log gave: the episodes read (with their line numbers) and the
+/// lines skipped.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct EpisodeLog {
+    pub episodes: Vec<Episode>,
+    /// `lines[i]` is the line of `episodes[i]`.
+    pub lines: Vec<u64>,
+    pub skipped: Vec<LineError>,
+}
+
+/// Semantic checks serde cannot express, with the field named.
+fn check(e: &Episode) -> Result<(), String> {
+    if e.cap == 0 {
+        return Err("field `cap`: expected a per-turn cap of at least 1, got 0".into());
+    }
+    if !e.score.is_finite() {
+        return Err(format!(
+            "field `score`: expected a finite number, got {}",
+            e.score
+        ));
+    }
+    if e.task_family == crate::knapsack::FAMILY {
+        if let Some(inst) = &e.instance {
+            check_exact_numbers(inst)?;
+        }
+    }
+    for (k, w) in e.turns.windows(2).enumerate() {
+        if w[1].index <= w[0].index {
+            return Err(format!(
+                "field `turns[{}].index`: expected turn indices in increasing order, got {} after {}",
+                k + 1,
+                w[1].index,
+                w[0].index
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// An Opaque Knapsack instance's numbers within exact range: `capacity`,
+/// `budget` and item weights ≤ 2^53, item values ≤ 2^53 in magnitude (beyond
+/// that sums lose units, and weights past u64 wrapped to a small sum that
+/// hid a capacity breach). Other shapes are left to the verifier's messages.
+fn check_exact_numbers(inst: &serde_json::Value) -> Result<(), String> {
+    use crate::knapsack::MAX_EXACT;
+    let limit = MAX_EXACT as f64;
+    let over = |v: &serde_json::Value| {
+        v.as_u64().map_or_else(
+            || v.as_f64().is_some_and(|x| x.abs() > limit),
+            |u| u > MAX_EXACT,
+        )
+    };
+    for key in ["capacity", "budget"] {
+        if let Some(v) = inst.get(key).filter(|v| over(v)) {
+            return Err(format!(
+                "field `instance.{key}`: {v} exceeds {MAX_EXACT} (2^53, the largest integer a JSON number holds exactly)"
+            ));
+        }
+    }
+    let items = inst.get("items").and_then(serde_json::Value::as_array);
+    for (i, it) in items.into_iter().flatten().enumerate() {
+        if let Some(v) = it.get("weight").filter(|v| over(v)) {
+            return Err(format!(
+                "field `instance.items[{i}].weight`: {v} exceeds {MAX_EXACT} (2^53, the largest integer a JSON number holds exactly)"
+            ));
+        }
+        if let Some(v) = it.get("value").filter(|v| over(v)) {
+            return Err(format!(
+                "field `instance.items[{i}].value`: {v} exceeds {MAX_EXACT} (2^53) in magnitude; values must be sums of exact numbers"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Parse one line into an episode; the error names the field path.
+pub fn parse_line(raw: &str) -> Result<Episode, String> {
+    let mut de = serde_json::Deserializer::from_str(raw);
+    let e: Episode = serde_path_to_error::deserialize(&mut de).map_err(|err| {
+        let path = err.path().to_string();
+        let inner = err.into_inner();
+        let message = gapscope_data::profile::json_message(&inner);
+        if path == "." || path == "?" || path.is_empty() {
+            format!("column {}: {message}", inner.column())
+        } else {
+            format!("field `{path}`: {message}")
+        }
+    })?;
+    de.end().map_err(|err| {
+        format!(
+            "column {}: {}",
+            err.column(),
+            gapscope_data::profile::json_message(&err)
+        )
+    })?;
+    check(&e)?;
+    Ok(e)
+}
+
+/// Read an episode log (blank lines are skipped silently; malformed lines
+/// and repeated `episode_id`s are reported and skipped).
+pub fn read_jsonl(text: &str) -> EpisodeLog {
+    let mut log = EpisodeLog::default();
+    let mut seen: IndexMap<String, u64> = IndexMap::new();
+    for (i, raw) in text.trim_start_matches('\u{feff}').lines().enumerate() {
+        let line = i as u64 + 1;
+        if raw.trim().is_empty() {
+            continue;
+        }
+        match parse_line(raw) {
+            Ok(e) => {
+                if let Some(first) = seen.get(&e.episode_id) {
+                    log.skipped.push(LineError {
+                        line,
+                        message: format!(
+                            "episode_id `{}` already used on line {first}",
+                            e.episode_id
+                        ),
+                    });
+                    continue;
+                }
+                seen.insert(e.episode_id.clone(), line);
+                log.episodes.push(e);
+                log.lines.push(line);
+            }
+            Err(message) => log.skipped.push(LineError { line, message }),
+        }
+    }
+    log
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::log::*;
+
+    const GOOD: &str = r#"{"episode_id":"e1","task_family":"opaque_knapsack","instance_id":7,"train_runtime":"P","deploy_runtime":"S","cap":25,"seed":0,"rollout":0,"base_model":"m","score":0.5,"termination":"finish","turns":[{"index":0,"logged":true,"code":"x","calls":[{"tool":"list_items","ok":true}],"tokens_in":10,"tokens_out":2}]}"#;
+
+    #[test]
+    fn reads_a_good_line_and_locates_errors() {
+        let bad_runtime = GOOD.replace(r#""deploy_runtime":"S""#, r#""deploy_runtime":"Q""#);
+        let bad_ok = GOOD.replace(r#""ok":true"#, r#""ok":"yes""#);
+        let no_cap = GOOD.replace(r#""cap":25,"#, "");
+        let zero_cap = GOOD.replace(r#""cap":25"#, r#""cap":0"#);
+        let text = [
+            GOOD,
+            "",
+            &bad_runtime,
+            &bad_ok,
+            &no_cap,
+            &zero_cap,
+            GOOD,
+            "{not json",
+        ]
+        .join("\n");
+        let log = read_jsonl(&text);
+        assert_eq!(log.episodes.len(), 1);
+        assert_eq!(log.lines, [1]);
+        assert_eq!(
+            log.episodes[0].instance_id, "7",
+            "an integer id is read as text"
+        );
+        assert_eq!(log.episodes[0].condition(), Condition::PS);
+        let msgs: Vec<String> = log.skipped.iter().map(|e| e.to_string()).collect();
+        assert_eq!(
+            msgs[0],
+            "line 3: field `deploy_runtime`: unknown variant `Q`, expected `P` or `S`"
+        );
+        assert_eq!(
+            msgs[1],
+            "line 4: field `turns[0].calls[0].ok`: invalid type: string \"yes\", expected a boolean"
+        );
+        assert!(
+            msgs[2].starts_with("line 5: ") && msgs[2].contains("missing field `cap`"),
+            "{}",
+            msgs[2]
+        );
+        assert_eq!(
+            msgs[3],
+            "line 6: field `cap`: expected a per-turn cap of at least 1, got 0"
+        );
+        assert_eq!(msgs[4], "line 7: episode_id `e1` already used on line 1");
+        assert!(msgs[5].starts_with("line 8: column 2: "), "{}", msgs[5]);
+        assert_eq!(log.skipped.len(), 6);
+    }
+
+    #[test]
+    fn written_episodes_read_back() {
+        let log = read_jsonl(GOOD);
+        let text = write_jsonl(&log.episodes).unwrap();
+        assert_eq!(read_jsonl(&text).episodes, log.episodes);
+    }
+
+    #[test]
+    fn item_ids_from_arguments() {
+        use serde_json::json;
+        assert_eq!(call_item_id(&json!("a")), Some("a".into()));
+        assert_eq!(call_item_id(&json!([3])), Some("3".into()));
+        assert_eq!(call_item_id(&json!({"id": "b", "x": 1})), Some("b".into()));
+        assert_eq!(call_item_id(&json!({"item": "c"})), Some("c".into()));
+        assert_eq!(call_item_id(&json!({"a": 1, "b": 2})), None);
+        assert_eq!(call_item_id(&json!(null)), None);
+    }
+}

@@ -1,0 +1,19 @@
+//! gapscope's statistics layer: numbers only, no file formats, no paper.
+//!
+//! - [`summary`]: means, variance, average ranks, Pearson and Spearman with
+//!   pairwise deletion (undefined stays `None`).
+//! - [`ridge`]: the plain definition of ridge with an unpenalized intercept on
+//!   standardized features ([`ridge::Alpha`] is the validated penalty).
+//! - [`heldout`]: held-out prediction by group — [`heldout::reference`]
+//!   (row refits, the definition) and [`heldout::engine`] (per-group sums,
+//!   one eigendecomposition per training set; the fast path, tested against
+//!   the reference).
+//! - [`bootstrap`]: group bootstrap with fixed predictions, paired
+//!   differences, percentiles.
+
+pub mod bootstrap;
+pub mod heldout;
+pub mod ridge;
+pub mod summary;
+
+pub use ridge::Alpha;
