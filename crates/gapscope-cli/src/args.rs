@@ -33,7 +33,7 @@ pub enum MacroArg {
 
 impl MacroArg {
     /// For the analyses of a profile table.
-    pub fn definition(self) -> MacroDefinition {
+    pub fn to_definition(self) -> MacroDefinition {
         match self {
             MacroArg::Mean => MacroDefinition::Mean,
             MacroArg::Pooled => MacroDefinition::Pooled,
@@ -41,7 +41,7 @@ impl MacroArg {
     }
 
     /// For an operation profile formed from labels.
-    pub fn from_labels(self) -> MacroFromLabels {
+    pub fn to_label_macro(self) -> MacroFromLabels {
         match self {
             MacroArg::Mean => MacroFromLabels::Mean,
             MacroArg::Pooled => MacroFromLabels::Pooled,

@@ -126,7 +126,7 @@ fn settings(args: &ReportArgs) -> Result<Settings, String> {
         seed: args.seed,
         grid,
         nested: !args.no_nested,
-        macro_definition: args.macro_definition.definition(),
+        macro_definition: args.macro_definition.to_definition(),
     })
 }
 

@@ -118,7 +118,7 @@ pub fn run(args: StabilityArgs) -> Result<String, String> {
         splits: args.splits,
         half_a: args.half_a,
         group_regex: args.group_regex,
-        macro_definition: args.macro_definition.definition(),
+        macro_definition: args.macro_definition.to_definition(),
     };
     let r = stability(&f, &corpus.trajectories, &settings).map_err(|e| e.to_string())?;
     if args.json {

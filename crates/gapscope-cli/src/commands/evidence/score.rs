@@ -115,6 +115,15 @@ pub fn text(r: &EvidenceReport) -> String {
     for w in &r.warnings {
         let _ = writeln!(s, "warning: {w}");
     }
+    episodes_text(&mut s, r);
+    coverage_and_ecs_text(&mut s, r);
+    failures_and_effort_text(&mut s, r);
+    paired_text(&mut s, r);
+    s
+}
+
+/// The episode list: a verdict per trajectory.
+fn episodes_text(s: &mut String, r: &EvidenceReport) {
     let _ = writeln!(s, "\nEpisodes (verdict, failure type, where)");
     // The id column is as wide as the longest id up to ID_COLUMN characters
     // (longer ids overflow it). Padded by hand: a format width above 65,535
@@ -142,7 +151,10 @@ pub fn text(r: &EvidenceReport) -> String {
             e.protocol.name()
         );
     }
+}
 
+/// Coverage, then ECS overall, by protocol and by domain.
+fn coverage_and_ecs_text(s: &mut String, r: &EvidenceReport) {
     let _ = writeln!(
         s,
         "\nCoverage (scored / planned; unscored runs are not failures)"
@@ -190,7 +202,10 @@ pub fn text(r: &EvidenceReport) -> String {
             let _ = writeln!(s, "    {d:<28} {:>10}", mean_sd(m));
         }
     }
+}
 
+/// The failure decomposition and the investigation-effort curves.
+fn failures_and_effort_text(s: &mut String, r: &EvidenceReport) {
     let _ = writeln!(
         s,
         "\nFailure decomposition (episodes over repetitions; share of scored, %)"
@@ -235,7 +250,10 @@ pub fn text(r: &EvidenceReport) -> String {
             pts.join(", ")
         );
     }
+}
 
+/// The paired comparisons, and the failure types named.
+fn paired_text(s: &mut String, r: &EvidenceReport) {
     for p in &r.paired {
         let _ = writeln!(
             s,
@@ -273,5 +291,4 @@ pub fn text(r: &EvidenceReport) -> String {
         "\nFailure types: {}",
         FailureType::ALL.map(|f| f.name()).join(", ")
     );
-    s
 }

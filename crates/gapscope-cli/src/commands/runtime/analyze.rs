@@ -226,103 +226,116 @@ pub fn text_report(shown: &str, r: &RuntimeReport) -> String {
         let _ = writeln!(s, "note: {w}");
     }
     for sl in &r.slices {
-        let _ = writeln!(s, "\n== {} ({} episodes)", sl.name, sl.episodes);
-        for w in &sl.warnings {
-            let _ = writeln!(s, "note: {w}");
+        slice_text(&mut s, sl);
+    }
+    verification_text(&mut s, &r.verification);
+    // Padded columns leave trailing spaces.
+    s.lines().map(str::trim_end).collect::<Vec<_>>().join("\n") + "\n"
+}
+
+/// One slice: the 2×2 table per cap, the gaps, the cap comparison, trace
+/// quantities and exposure.
+fn slice_text(s: &mut String, sl: &runtime::SliceReport) {
+    let _ = writeln!(s, "\n== {} ({} episodes)", sl.name, sl.episodes);
+    for w in &sl.warnings {
+        let _ = writeln!(s, "note: {w}");
+    }
+    let _ = writeln!(
+        s,
+        "{:>5}  {:<30} {:<30} {:<30} {:<30}",
+        "cap", "Q P->P", "Q P->S", "Q S->P", "Q S->S"
+    );
+    for t in &sl.tables {
+        let _ = write!(s, "{:>5}", t.cap);
+        for c in &t.cells {
+            let _ = write!(s, "  {:<29}", est(&c.q));
         }
+        s.push('\n');
+    }
+    let _ = writeln!(
+        s,
+        "\n{:>5}  {:<28} {:<28} {:<28}",
+        "cap", "G_P = Q_PP - Q_PS", "G_S = Q_SS - Q_SP", "D = G_P + G_S"
+    );
+    for t in &sl.tables {
         let _ = writeln!(
             s,
-            "{:>5}  {:<30} {:<30} {:<30} {:<30}",
-            "cap", "Q P->P", "Q P->S", "Q S->P", "Q S->S"
+            "{:>5}  {:<28} {:<28} {:<28}",
+            t.cap,
+            con(&t.g_p),
+            con(&t.g_s),
+            con(&t.d)
         );
-        for t in &sl.tables {
-            let _ = write!(s, "{:>5}", t.cap);
-            for c in &t.cells {
-                let _ = write!(s, "  {:<29}", est(&c.q));
-            }
-            s.push('\n');
-        }
-        let _ = writeln!(
-            s,
-            "\n{:>5}  {:<28} {:<28} {:<28}",
-            "cap", "G_P = Q_PP - Q_PS", "G_S = Q_SS - Q_SP", "D = G_P + G_S"
-        );
-        for t in &sl.tables {
-            let _ = writeln!(
-                s,
-                "{:>5}  {:<28} {:<28} {:<28}",
-                t.cap,
-                con(&t.g_p),
-                con(&t.g_s),
-                con(&t.d)
-            );
-        }
-        if let Some(c) = &sl.comparison {
-            let _ = writeln!(s, "\ncap {} (tight) vs {} (slack):", c.c_tight, c.c_slack);
-            for (name, x) in [
-                ("cap amplification G_P", &c.amplification_p),
-                ("cap amplification G_S", &c.amplification_s),
-                ("cap moderation T", &c.t),
-            ] {
-                let _ = writeln!(s, "  {name:<22} {:<40} ({})", con(x), x.formula);
-            }
-        }
-        let _ = writeln!(
-            s,
-            "\ntrace quantities (per-episode means)\n{:>5} {:<5} {:>3} {:>6} {:>6} {:>8} {:>9} {:>8} {:>8} {:>9} {:>13} {:>8} {:>7}",
-            "cap", "cond", "n", "steps", "tried", "listing", "tokens", "cap-hit", "NameErr", "fin/tl/to", "restart", "distinct", "replay"
-        );
-        for t in &sl.trace {
-            let restart = match t.restart.rate {
-                Some(v) => format!("{v:.2} ({})", t.restart.events),
-                None => format!("— ({})", t.restart.events),
-            };
-            let _ =
-                writeln!(
-                s,
-                "{:>5} {:<5} {:>3} {:>6} {:>6} {:>8} {:>9} {:>8} {:>8} {:>9} {:>13} {:>8} {:>7}",
-                t.cap,
-                t.condition.label(),
-                t.episodes,
-                mean(&t.steps, 1),
-                mean(&t.attempted, 1),
-                mean(&t.listing_calls, 1),
-                t.tokens.mean.map_or("—".into(), |v| format!("{:.1}k", v / 1000.0)),
-                mean(&t.cap_hit_share, 2),
-                mean(&t.name_error_turns, 2),
-                format!(
-                    "{}/{}/{}",
-                    t.termination.finish, t.termination.turn_limit, t.termination.timeout
-                ),
-                restart,
-                mean(&t.distinct_items, 1),
-                mean(&t.replay_fraction, 2)
-            );
-        }
-        for x in &sl.exposure {
-            let parts: Vec<String> = x
-                .by_cap
-                .iter()
-                .map(|e| {
-                    format!(
-                        "E_{} = {} ({}/{})",
-                        e.cap,
-                        num(e.share, 2, false),
-                        e.over,
-                        x.blocks
-                    )
-                })
-                .collect();
-            let _ = writeln!(
-                s,
-                "exposure {} (blocks at cap {}): {}",
-                x.condition.label(),
-                x.slack_cap,
-                parts.join(", ")
-            );
+    }
+    if let Some(c) = &sl.comparison {
+        let _ = writeln!(s, "\ncap {} (tight) vs {} (slack):", c.c_tight, c.c_slack);
+        for (name, x) in [
+            ("cap amplification G_P", &c.amplification_p),
+            ("cap amplification G_S", &c.amplification_s),
+            ("cap moderation T", &c.t),
+        ] {
+            let _ = writeln!(s, "  {name:<22} {:<40} ({})", con(x), x.formula);
         }
     }
-    let v = &r.verification;
+    let _ = writeln!(
+        s,
+        "\ntrace quantities (per-episode means)\n{:>5} {:<5} {:>3} {:>6} {:>6} {:>8} {:>9} {:>8} {:>8} {:>9} {:>13} {:>8} {:>7}",
+        "cap", "cond", "n", "steps", "tried", "listing", "tokens", "cap-hit", "NameErr", "fin/tl/to", "restart", "distinct", "replay"
+    );
+    for t in &sl.trace {
+        let restart = match t.restart.rate {
+            Some(v) => format!("{v:.2} ({})", t.restart.events),
+            None => format!("— ({})", t.restart.events),
+        };
+        let _ = writeln!(
+            s,
+            "{:>5} {:<5} {:>3} {:>6} {:>6} {:>8} {:>9} {:>8} {:>8} {:>9} {:>13} {:>8} {:>7}",
+            t.cap,
+            t.condition.label(),
+            t.episodes,
+            mean(&t.steps, 1),
+            mean(&t.attempted, 1),
+            mean(&t.listing_calls, 1),
+            t.tokens
+                .mean
+                .map_or("—".into(), |v| format!("{:.1}k", v / 1000.0)),
+            mean(&t.cap_hit_share, 2),
+            mean(&t.name_error_turns, 2),
+            format!(
+                "{}/{}/{}",
+                t.termination.finish, t.termination.turn_limit, t.termination.timeout
+            ),
+            restart,
+            mean(&t.distinct_items, 1),
+            mean(&t.replay_fraction, 2)
+        );
+    }
+    for x in &sl.exposure {
+        let parts: Vec<String> = x
+            .by_cap
+            .iter()
+            .map(|e| {
+                format!(
+                    "E_{} = {} ({}/{})",
+                    e.cap,
+                    num(e.share, 2, false),
+                    e.over,
+                    x.blocks
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            "exposure {} (blocks at cap {}): {}",
+            x.condition.label(),
+            x.slack_cap,
+            parts.join(", ")
+        );
+    }
+}
+
+/// The Opaque Knapsack verification and what it flagged.
+fn verification_text(s: &mut String, v: &runtime::knapsack::VerificationReport) {
     let _ = writeln!(
         s,
         "\nverification ({}): {} episodes with an instance, {} verified, {} agree (tolerance {}), {} disagree, {} flagged; {} without an instance, {} of other families; anti-collapse holds on {} of {} instances",
@@ -371,6 +384,4 @@ pub fn text_report(shown: &str, r: &RuntimeReport) -> String {
             num(i.anti_collapse.max_item_share, 2, false)
         );
     }
-    // Padded columns leave trailing spaces.
-    s.lines().map(str::trim_end).collect::<Vec<_>>().join("\n") + "\n"
 }
