@@ -52,7 +52,7 @@ pub enum Command {
 /// Run one subcommand: its standard output, or the message of its error.
 pub fn run(command: Command) -> Result<String, String> {
     match command {
-        Command::Report(args) => report::run(args),
+        Command::Report(args) => report::run(&args),
         Command::Profiles(args) => profiles::run(args),
         Command::Stability(args) => stability::run(args),
         Command::Evidence { command } => evidence::run(command),

@@ -130,8 +130,8 @@ fn settings(args: &ReportArgs) -> Result<Settings, String> {
     })
 }
 
-pub fn run(args: ReportArgs) -> Result<String, String> {
-    let settings = settings(&args)?;
+pub fn run(args: &ReportArgs) -> Result<String, String> {
+    let settings = settings(args)?;
     let overrides = RoleOverrides {
         foundational: args.foundational.clone(),
         operations: args.operations.clone(),
@@ -180,7 +180,7 @@ pub fn run(args: ReportArgs) -> Result<String, String> {
         );
     }
     if let Some(path) = &args.manifest {
-        write_manifest(path, &args, files, &report, overrides, options)?;
+        write_manifest(path, args, files, &report, overrides, options)?;
     }
     if args.json {
         let mut s = serde_json::to_string_pretty(&report)

@@ -2,6 +2,7 @@
 //! groups from the trajectories' field, a regular expression over task ids,
 //! or τ²-bench gold-action signatures.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
@@ -141,13 +142,14 @@ pub fn run(args: StabilityArgs) -> Result<String, String> {
         format!("range over {} splits ({} distinct)", r.splits, r.distinct_splits)
     );
     for (name, st) in &r.stability {
-        out.push_str(&format!(
-            "{name:<8} {}  {:<18} {}  {}\n",
+        let _ = writeln!(
+            out,
+            "{name:<8} {}  {:<18} {}  {}",
             fmt_opt(st.rho, 7, 3),
             fmt_ci(st.ci95, 3),
             fmt_opt(st.median, 7, 3),
             fmt_ci(st.range, 3)
-        ));
+        );
     }
     Ok(term_safe(&out))
 }

@@ -1,6 +1,7 @@
 //! `gapscope synth-trajectories`: a synthetic trajectory corpus with planted
 //! gaps (and optional planted instability) written to a folder.
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -66,11 +67,12 @@ pub fn run(args: &SynthTrajectoriesArgs) -> Result<String, String> {
     let corpus = generate(&params)?;
     let mut command = format!("gapscope synth-trajectories --seed {seed}");
     if let (Some(f), Some(k)) = (families, per_family) {
-        command.push_str(&format!(" --families {f} --per-family {k}"));
+        let _ = write!(command, " --families {f} --per-family {k}");
     }
-    command.push_str(&format!(
+    let _ = write!(
+        command,
         " --tasks {tasks} --groups {groups} --trials {trials} --instability {instability}"
-    ));
+    );
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let files = corpus.files(&command).map_err(|e| e.to_string())?;
     for (name, text) in &files {

@@ -1,6 +1,7 @@
 //! `gapscope tau2 check`: re-check τ²-bench results files' recorded action
 //! checks, and the tasks their recorded actions belong to.
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
@@ -73,42 +74,46 @@ fn check(args: &CheckArgs) -> Result<String, String> {
         let refs: Vec<(String, &tau2::Results<_>)> =
             all.iter().map(|(f, r)| (f.clone(), r)).collect();
         for w in tau2::task_set_warnings(&refs) {
-            out.push_str(&format!("warning: {w}\n"));
+            let _ = writeln!(out, "warning: {w}");
         }
-        out.push_str(&format!("{n}/{m} recorded action checks reproduced\n"));
+        let _ = writeln!(out, "{n}/{m} recorded action checks reproduced");
         Ok(term_safe(&out))
     }
 }
 
 /// One file's lines of the text report.
 fn file_text<M>(out: &mut String, shown: &str, results: &tau2::Results<M>, r: &tau2::CheckReport) {
-    out.push_str(&format!(
+    let _ = write!(
+        out,
         "{shown}: {} simulations ({}), {}/{} recorded action checks reproduced",
         r.simulations,
         tau2::model_name(results).unwrap_or_else(|| "no model in the file".into()),
         r.reproduced,
         r.checks
-    ));
+    );
     if r.compared_with_tasks > 0 {
-        out.push_str(&format!(
+        let _ = write!(
+            out,
             "; recorded actions vs the {}: {} of {} simulations differ from the task their task_id names",
             r.task_source,
             r.mislabelled.len(),
             r.compared_with_tasks
-        ));
+        );
     } else {
         out.push_str("; no tasks to compare the recorded actions with (give --tasks)");
     }
     out.push('\n');
     for d in &r.disagreements {
-        out.push_str(&format!(
-            "  simulation {}: the rule disagrees with the recorded check of `{}`\n",
+        let _ = writeln!(
+            out,
+            "  simulation {}: the rule disagrees with the recorded check of `{}`",
             d.0, d.1
-        ));
+        );
     }
     for ml in r.mislabelled.iter().take(5) {
-        out.push_str(&format!(
-            "  simulation {} (task_id {}): recorded actions {}\n",
+        let _ = writeln!(
+            out,
+            "  simulation {} (task_id {}): recorded actions {}",
             ml.simulation,
             ml.task_id,
             if ml.equals_tasks.is_empty() {
@@ -123,9 +128,9 @@ fn file_text<M>(out: &mut String, shown: &str, results: &tau2::Results<M>, r: &t
                     }
                 )
             }
-        ));
+        );
     }
     if r.mislabelled.len() > 5 {
-        out.push_str(&format!("  … and {} more\n", r.mislabelled.len() - 5));
+        let _ = writeln!(out, "  … and {} more", r.mislabelled.len() - 5);
     }
 }

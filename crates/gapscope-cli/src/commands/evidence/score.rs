@@ -289,6 +289,6 @@ fn paired_text(s: &mut String, r: &EvidenceReport) {
     let _ = writeln!(
         s,
         "\nFailure types: {}",
-        FailureType::ALL.map(|f| f.name()).join(", ")
+        FailureType::ALL.map(FailureType::name).join(", ")
     );
 }

@@ -1,4 +1,4 @@
-//! `gapscope runtime`: runtime contracts (persistent vs stateless CodeAct).
+//! `gapscope runtime`: runtime contracts (persistent vs stateless `CodeAct`).
 //! Every number comes from `gapscope_core::runtime`. One module per
 //! subcommand.
 
