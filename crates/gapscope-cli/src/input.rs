@@ -92,7 +92,7 @@ fn open_capped(path: &Path, cap: u64) -> Result<(std::fs::File, Option<u64>), In
     let known = file
         .metadata()
         .ok()
-        .filter(|m| m.is_file())
+        .filter(std::fs::Metadata::is_file)
         .map(|m| m.len());
     if let Some(size) = known.filter(|&s| s > cap) {
         return Err(InputError::TooLarge {
@@ -198,7 +198,7 @@ impl Stream {
             path: path.to_path_buf(),
             cap,
             known,
-            over: Default::default(),
+            over: std::rc::Rc::default(),
             file: Some(file),
         })
     }
@@ -255,13 +255,11 @@ impl Read for Capped {
         if left == 0 {
             // One byte past the cap tells a stream that goes on from one that ends.
             let mut probe = [0u8; 1];
-            return match inner.read(&mut probe)? {
-                0 => Ok(0),
-                _ => {
-                    self.over.set(Some(self.read + 1));
-                    Err(std::io::Error::other("more than the input cap"))
-                }
-            };
+            if inner.read(&mut probe)? == 0 {
+                return Ok(0);
+            }
+            self.over.set(Some(self.read + 1));
+            return Err(std::io::Error::other("more than the input cap"));
         }
         let want = usize::try_from(left).map_or(buf.len(), |l| l.min(buf.len()));
         let n = inner.read(&mut buf[..want])?;

@@ -199,11 +199,36 @@ pub fn read_inputs_from(
     messages: &Messages,
     digests: bool,
 ) -> Result<Inputs, ReadError> {
-    let reads = files
-        .into_iter()
-        .map(|file| read_file(file, options, messages, digests))
-        .collect::<Result<Vec<_>, _>>()?;
-    join_reads(reads, options)
+    read_inputs_each(
+        files.into_iter().map(Ok),
+        options,
+        messages,
+        digests,
+        |_, _| Ok(()),
+    )
+}
+
+/// [`read_inputs_from`], one file at a time: each file is taken from
+/// `files` only when the one before it is read (so a file is opened, or
+/// fails to open, in input order), and `each` sees it (its index and what
+/// it is) as soon as it is read, before the next one is taken and before
+/// the join. The first error, from `files`, the read, `each` or the join,
+/// ends the reading. The command line reports on every file as it is read
+/// this way; [`read_inputs_from`] is this with nothing to report.
+pub fn read_inputs_each<'a, E: From<ReadError>>(
+    files: impl IntoIterator<Item = Result<InputFile<'a>, E>>,
+    options: &TrajectoryOptions,
+    messages: &Messages,
+    digests: bool,
+    mut each: impl FnMut(usize, &FileRead) -> Result<(), E>,
+) -> Result<Inputs, E> {
+    let mut reads = Vec::new();
+    for (k, file) in files.into_iter().enumerate() {
+        let read = read_file(file?, options, messages, digests)?;
+        each(k, &read)?;
+        reads.push(read);
+    }
+    Ok(join_reads(reads, options)?)
 }
 
 /// One input file read on its own (the map step of [`read_inputs_from`]:

@@ -1,0 +1,294 @@
+//! `gapscope evidence score`: per-episode verdicts with failure types, then
+//! ECS, coverage, failure decomposition, investigation effort and paired
+//! comparisons (docs/evidence.md).
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use clap::Args;
+use gapscope_core::evidence::report::MeanSd;
+use gapscope_core::evidence::{evaluate, EvidenceReport, EvidenceSettings, FailureType, RunPlan};
+
+use super::read;
+
+#[derive(Args)]
+pub struct ScoreArgs {
+    /// Case specs: JSONL, one JSON object, or a JSON array.
+    #[arg(long)]
+    cases: PathBuf,
+    /// Trajectories (JSONL with case_id, config, repetition, status).
+    #[arg(long)]
+    trajectories: PathBuf,
+    /// Run manifest {"cases": [...], "configs": [...], "repetitions": N};
+    /// default: every case × the configurations and repetitions seen.
+    #[arg(long)]
+    plan: Option<PathBuf>,
+    /// Configurations to compare, A,B (A − B); repeatable. Default: every pair.
+    #[arg(long)]
+    pair: Vec<String>,
+    /// Paired-bootstrap draws over cases.
+    #[arg(long, default_value_t = gapscope_core::evidence::DEFAULT_BOOTSTRAP)]
+    bootstrap: usize,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Print the full report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &ScoreArgs) -> Result<String, String> {
+    let cases_text = read(&args.cases)?;
+    let trajectories_text = read(&args.trajectories)?;
+    let plan = match &args.plan {
+        Some(p) => Some(RunPlan::parse(&read(p)?).map_err(|e| format!("{}: {e}", p.display()))?),
+        None => None,
+    };
+    let pairs = args
+        .pair
+        .iter()
+        .map(|p| match p.split_once(',') {
+            Some((a, b)) if !a.trim().is_empty() && !b.trim().is_empty() => {
+                Ok((a.trim().to_string(), b.trim().to_string()))
+            }
+            _ => Err(format!("--pair: expected A,B, got `{p}`")),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let settings = EvidenceSettings {
+        bootstrap: args.bootstrap,
+        seed: args.seed,
+        pairs,
+        plan,
+    };
+    let report = evaluate(&cases_text, &trajectories_text, &settings).map_err(|e| {
+        use gapscope_core::evidence::EvidenceError as E;
+        let file = match e {
+            E::CaseJson { .. } | E::Case { .. } => args.cases.display().to_string(),
+            E::TrajectoryJson { .. } | E::Trajectory { .. } => {
+                args.trajectories.display().to_string()
+            }
+            E::Plan(_) | E::Settings(_) => return e.to_string(),
+        };
+        format!("{file}: {e}")
+    })?;
+    if args.json {
+        serde_json::to_string_pretty(&report)
+            .map(|s| s + "\n")
+            .map_err(|e| e.to_string())
+    } else {
+        Ok(text(&report))
+    }
+}
+
+/// The widest the episode list's id column gets.
+const ID_COLUMN: usize = 64;
+
+/// `text` left-aligned in `width` characters (never cut).
+fn pad(text: &str, width: usize) -> String {
+    let n = text.chars().count();
+    format!("{text}{}", " ".repeat(width.saturating_sub(n)))
+}
+
+fn pct(v: Option<f64>) -> String {
+    v.map_or("—".into(), |v| format!("{:.1}", 100.0 * v))
+}
+
+fn mean_sd(m: &MeanSd) -> String {
+    match (m.mean, m.sd) {
+        (Some(mean), Some(sd)) => format!("{:.1}±{:.1}", 100.0 * mean, 100.0 * sd),
+        (Some(mean), None) => format!("{:.1}", 100.0 * mean),
+        _ => "—".into(),
+    }
+}
+
+/// The report as readable text (rates in percent).
+pub fn text(r: &EvidenceReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "Evidence to action: {} cases, {} trajectories; {} configuration{}, repetitions {:?}",
+        r.cases.len(),
+        r.episodes.len(),
+        r.configs.len(),
+        if r.configs.len() == 1 { "" } else { "s" },
+        r.repetitions
+    );
+    for w in &r.warnings {
+        let _ = writeln!(s, "warning: {w}");
+    }
+    episodes_text(&mut s, r);
+    coverage_and_ecs_text(&mut s, r);
+    failures_and_effort_text(&mut s, r);
+    paired_text(&mut s, r);
+    s
+}
+
+/// The episode list: a verdict per trajectory.
+fn episodes_text(s: &mut String, r: &EvidenceReport) {
+    let _ = writeln!(s, "\nEpisodes (verdict, failure type, where)");
+    // The id column is as wide as the longest id up to ID_COLUMN characters
+    // (longer ids overflow it). Padded by hand: a format width above 65,535
+    // panics ("Formatting argument out of range"), as a 64 KB id did.
+    let idw = r
+        .episodes
+        .iter()
+        .map(|e| e.trajectory_id.chars().count())
+        .max()
+        .unwrap_or(2)
+        .min(ID_COLUMN);
+    for e in &r.episodes {
+        let verdict = match (e.scored, e.failure) {
+            (false, _) => "unscored (infrastructure failure)".to_string(),
+            (true, None) => "ECS 1".to_string(),
+            (true, Some(f)) => format!(
+                "ECS 0  {f}  {}",
+                e.failure_reason.clone().unwrap_or_default()
+            ),
+        };
+        let _ = writeln!(
+            s,
+            "  {}  {:<6}  {verdict}",
+            pad(&e.trajectory_id, idw),
+            e.protocol.name()
+        );
+    }
+}
+
+/// Coverage, then ECS overall, by protocol and by domain.
+fn coverage_and_ecs_text(s: &mut String, r: &EvidenceReport) {
+    let _ = writeln!(
+        s,
+        "\nCoverage (scored / planned; unscored runs are not failures)"
+    );
+    for c in &r.coverage {
+        let _ = writeln!(
+            s,
+            "  {:<24} {:>4} / {:<4} {:>6}%  infrastructure failures {}, missing {}",
+            c.config.as_deref().unwrap_or("all"),
+            c.scored,
+            c.planned,
+            pct(c.coverage),
+            c.infrastructure_failures,
+            c.missing
+        );
+    }
+
+    let _ = writeln!(
+        s,
+        "\nECS, % (within each repetition over scored runs; mean ± sample SD across repetitions)"
+    );
+    let mut header = format!("  {:<24} {:>10}", "configuration", "overall");
+    for p in &r.protocols {
+        let _ = write!(header, " {:>10}", p.name());
+    }
+    let _ = write!(header, " {:>10} {:>10}", "P-M", "D-M");
+    let _ = writeln!(s, "{header}");
+    for c in &r.ecs {
+        let mut line = format!("  {:<24} {:>10}", c.config, mean_sd(&c.summary.overall));
+        for m in c.summary.by_protocol.values() {
+            let _ = write!(line, " {:>10}", mean_sd(m));
+        }
+        let _ = write!(
+            line,
+            " {:>10} {:>10}",
+            mean_sd(&c.summary.protocol_macro),
+            mean_sd(&c.summary.domain_macro)
+        );
+        let _ = writeln!(s, "{line}");
+    }
+    let _ = writeln!(s, "\nECS by domain, %");
+    for c in &r.ecs {
+        let _ = writeln!(s, "  {}", c.config);
+        for (d, m) in &c.summary.by_domain {
+            let _ = writeln!(s, "    {d:<28} {:>10}", mean_sd(m));
+        }
+    }
+}
+
+/// The failure decomposition and the investigation-effort curves.
+fn failures_and_effort_text(s: &mut String, r: &EvidenceReport) {
+    let _ = writeln!(
+        s,
+        "\nFailure decomposition (episodes over repetitions; share of scored, %)"
+    );
+    for b in &r.failures {
+        let parts: Vec<String> = b
+            .segments
+            .iter()
+            .filter(|g| g.count > 0)
+            .map(|g| format!("{} {} ({})", g.failure, g.count, pct(g.share)))
+            .collect();
+        let _ = writeln!(
+            s,
+            "  {:<24} {:<6} scored {:>3}, success {:>3} ({}){}{}",
+            b.config,
+            b.protocol.name(),
+            b.scored,
+            b.successes,
+            pct(b.success_share),
+            if parts.is_empty() { "" } else { "; " },
+            parts.join(", ")
+        );
+    }
+
+    let _ = writeln!(
+        s,
+        "\nInvestigation effort (share with completed investigation at normalized information calls ≤ x)"
+    );
+    for c in &r.effort {
+        let pts: Vec<String> = c
+            .points
+            .iter()
+            .map(|[x, y]| format!("≤{x:.2}: {}", pct(Some(*y))))
+            .collect();
+        let _ = writeln!(
+            s,
+            "  {:<24} {:<6} n {:>3}, plateau {}%  [{}]",
+            c.config,
+            c.protocol.name(),
+            c.episodes,
+            pct(c.plateau),
+            pts.join(", ")
+        );
+    }
+}
+
+/// The paired comparisons, and the failure types named.
+fn paired_text(s: &mut String, r: &EvidenceReport) {
+    for p in &r.paired {
+        let _ = writeln!(
+            s,
+            "\nPaired comparison {} − {} over {} cases (unscored runs count as unsuccessful: {} of A, {} of B)",
+            p.a, p.b, p.cases, p.unscored_a, p.unscored_b
+        );
+        let ci = p.interval.map_or("—".into(), |[lo, hi]| {
+            format!("[{:.1}, {:.1}]", 100.0 * lo, 100.0 * hi)
+        });
+        let _ = writeln!(
+            s,
+            "  mean ECS difference {} points, 95% paired bootstrap interval {ci} (B = {})",
+            p.mean_difference
+                .map_or("—".into(), |d| format!("{:+.1}", 100.0 * d)),
+            p.bootstrap
+        );
+        let m = &p.mcnemar;
+        let _ = writeln!(
+            s,
+            "  McNemar exact: {} pairs; both {}, only A {}, only B {}, neither {}; p = {}",
+            m.pairs,
+            m.both_succeed,
+            m.only_a,
+            m.only_b,
+            m.both_fail,
+            if m.p_value < 1e-3 {
+                format!("{:.2e}", m.p_value)
+            } else {
+                format!("{:.4}", m.p_value)
+            }
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\nFailure types: {}",
+        FailureType::ALL.map(FailureType::name).join(", ")
+    );
+}

@@ -1,0 +1,103 @@
+//! `gapscope runtime simulate`: the 2×2 factorial over caps with scripted
+//! policies (not language models), printed as an episode log (JSONL).
+
+use clap::Args;
+use gapscope_core::runtime::{self, Condition, SimParams};
+
+#[derive(Args)]
+pub struct SimulateArgs {
+    #[arg(long, default_value_t = 30)]
+    items: usize,
+    #[arg(long, default_value_t = 4)]
+    classes: usize,
+    /// Allowed classes (of --classes).
+    #[arg(long, default_value_t = 3)]
+    allowed: usize,
+    #[arg(long, default_value_t = 40)]
+    capacity: u64,
+    /// Distinct inspections allowed.
+    #[arg(long, default_value_t = 20)]
+    budget: u64,
+    #[arg(long, default_value_t = 20)]
+    max_weight: u64,
+    #[arg(long, default_value_t = 60)]
+    max_value: u64,
+    /// Per-turn caps.
+    #[arg(long, value_delimiter = ',', default_values_t = [5u32, 20, 30, 60])]
+    caps: Vec<u32>,
+    /// Instances (each runs under every cap and condition).
+    #[arg(long, default_value_t = 8)]
+    instances: usize,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    #[arg(long, default_value_t = 0)]
+    rollout: u64,
+    #[arg(long, default_value_t = 24)]
+    turn_limit: u32,
+    /// Probability that a model call fails and spends a turn.
+    #[arg(long, default_value_t = 0.05)]
+    failed_call_rate: f64,
+    /// Conditions to run, e.g. PP,PS (default: all four).
+    #[arg(long, value_delimiter = ',')]
+    conditions: Vec<String>,
+}
+
+pub fn run(args: SimulateArgs) -> Result<String, String> {
+    let SimulateArgs {
+        items,
+        classes,
+        allowed,
+        capacity,
+        budget,
+        max_weight,
+        max_value,
+        caps,
+        instances,
+        seed,
+        rollout,
+        turn_limit,
+        failed_call_rate,
+        conditions,
+    } = args;
+    let conditions = if conditions.is_empty() {
+        Condition::ALL.to_vec()
+    } else {
+        conditions
+            .iter()
+            .map(
+                |c| match c.trim().to_uppercase().replace("->", "").as_str() {
+                    "PP" => Ok(Condition::PP),
+                    "PS" => Ok(Condition::PS),
+                    "SP" => Ok(Condition::SP),
+                    "SS" => Ok(Condition::SS),
+                    other => Err(format!(
+                        "--conditions: expected PP, PS, SP or SS, got `{other}`"
+                    )),
+                },
+            )
+            .collect::<Result<Vec<_>, _>>()?
+    };
+    let params = SimParams {
+        items,
+        classes,
+        allowed,
+        capacity,
+        budget,
+        max_weight,
+        max_value,
+        caps,
+        instances,
+        seed,
+        turn_limit,
+        failed_call_rate,
+        conditions,
+        rollout,
+    };
+    let episodes = runtime::simulate(&params).map_err(|e| format!("--{e}"))?;
+    eprintln!(
+        "{} simulated episodes ({})",
+        episodes.len(),
+        runtime::sim::LABEL
+    );
+    runtime::write_jsonl(&episodes).map_err(|e| format!("writing the log: {e}"))
+}

@@ -1,0 +1,149 @@
+//! Every trajectory and profile file the command line reads goes through
+//! the core's one ingestion function, [`join::read_inputs_each`] (the
+//! worker's `read_inputs_from` is the same function with nothing to report
+//! per file). Files are opened one at a time, in input order, as streams
+//! under the input cap ([`input::Stream`]): canonical JSONL is parsed line
+//! by line as it is read (never held whole), other formats are read whole
+//! by the core. What each file said goes to standard error as it is read.
+
+use std::path::{Path, PathBuf};
+
+use gapscope_core::join::{
+    self, profiles_of_inputs, FileContent, FileRead, InputFile, Inputs, Messages, ReadError,
+    TrajectoryOptions,
+};
+use gapscope_core::manifest::Input;
+use gapscope_core::trajectory::{readers_declined, Corpus};
+use gapscope_core::{ProfileTable, RoleOverrides};
+
+use crate::input;
+use crate::output::term_safe;
+
+/// Why reading stopped: the core's error, or the command line's own message.
+enum Stop {
+    Read(ReadError),
+    Message(String),
+}
+
+impl From<ReadError> for Stop {
+    fn from(e: ReadError) -> Stop {
+        Stop::Read(e)
+    }
+}
+
+/// Read `paths` through the core's ingestion, each file opened only when
+/// the one before it is read and shown to `each` as soon as it is read.
+/// A core error is explained by the stream it came from (the cap's own
+/// message when the file went past it).
+fn ingest(
+    paths: &[&Path],
+    options: &TrajectoryOptions,
+    digests: bool,
+    each: impl FnMut(usize, &FileRead) -> Result<(), Stop>,
+) -> Result<Inputs, String> {
+    let mut streams: Vec<input::Stream> = Vec::new();
+    let files = paths.iter().map(|path| {
+        let mut stream = input::Stream::open(path, input::MAX_INPUT_BYTES)
+            .map_err(|e| Stop::Message(e.into()))?;
+        let file = InputFile::Stream(path.display().to_string(), stream.reader());
+        streams.push(stream);
+        Ok(file)
+    });
+    let read = join::read_inputs_each(files, options, &Messages::Counts, digests, each);
+    match read {
+        Ok(inputs) => Ok(inputs),
+        Err(Stop::Message(m)) => Err(m),
+        // Only the file being read can have gone past the cap; a join error
+        // comes after every file was read whole.
+        Err(Stop::Read(e)) => Err(match streams.last() {
+            Some(stream) => stream.explain(e),
+            None => e.to_string(),
+        }),
+    }
+}
+
+/// Read trajectory files (malformed lines reported on stderr and skipped) and
+/// apply a label CSV. A file given as trajectories that is not one is an
+/// error naming why each reader declined it; a file given as labels must be
+/// a label CSV.
+pub fn read_corpus(
+    paths: &[PathBuf],
+    labels: Option<&Path>,
+    options: &TrajectoryOptions,
+) -> Result<Corpus, String> {
+    let all: Vec<&Path> = paths.iter().map(PathBuf::as_path).chain(labels).collect();
+    let inputs = ingest(&all, options, false, |k, read| {
+        let name = &read.name;
+        let is_labels = labels == Some(all[k]);
+        match (&read.content, is_labels) {
+            (FileContent::Trajectories(c), false) => {
+                for e in c.skipped.iter().take(20) {
+                    eprintln!("{}", term_safe(&format!("{name}: {e} (skipped)")));
+                }
+                if c.skipped.len() > 20 {
+                    eprintln!("{name}: … and {} more skipped lines", c.skipped.len() - 20);
+                }
+                if !c.skipped.is_empty() {
+                    eprintln!(
+                        "{name}: {} line(s) skipped, {} trajectories read",
+                        c.skipped.len(),
+                        c.trajectories.len()
+                    );
+                }
+                for e in &c.notes {
+                    eprintln!("{}", term_safe(&format!("{name}: {e}")));
+                }
+                Ok(())
+            }
+            (FileContent::Labels(_), true) => Ok(()),
+            (_, true) => Err(Stop::Message(format!(
+                "{name}: not a label CSV (expected the columns trajectory_id,operation,requirement,label)"
+            ))),
+            // Read whole (not JSONL) and recognized by no trajectory reader:
+            // why each reader declined it.
+            (FileContent::Text(text) | FileContent::Labels(text), false) => {
+                Err(Stop::Message(format!(
+                    "{name}: no trajectory could be read; each reader declined it: {}",
+                    readers_declined(text.as_bytes()).join("; ")
+                )))
+            }
+        }
+    })?;
+    for n in &inputs.notes {
+        // Skipped lines and unknown call ids are said per line above.
+        if !n.contains("malformed line(s) skipped") && !n.contains("answer no earlier tool call") {
+            eprintln!("note: {}", term_safe(n));
+        }
+    }
+    Ok(inputs.corpus)
+}
+
+/// Read the files and join them (one file: read as it is). Returns the table
+/// and each file's name (its base name), size and SHA-256 for the manifest,
+/// hashed as the file is streamed; join notes go to stderr.
+pub fn read_profiles(
+    paths: &[PathBuf],
+    overrides: &RoleOverrides,
+    options: &TrajectoryOptions,
+) -> Result<(ProfileTable, Vec<Input>), String> {
+    let all: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
+    let mut inputs = ingest(&all, options, true, |_, _| Ok(()))?;
+    // The manifest names files by their base name.
+    let digests = std::mem::take(&mut inputs.digests)
+        .into_iter()
+        .zip(paths)
+        .map(|(d, path)| Input {
+            name: path.file_name().map_or_else(
+                || path.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            ),
+            ..d
+        })
+        .collect();
+    let (table, join) =
+        profiles_of_inputs(inputs, overrides, options).map_err(|e| e.to_string())?;
+    for s in join.sentences() {
+        eprintln!("note: {}", term_safe(&s));
+    }
+    Ok((table, digests))
+}
