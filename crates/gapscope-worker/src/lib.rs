@@ -5,7 +5,7 @@
 //! worker posts [`FromWorker`] messages back: `Ready` once loaded, any
 //! number of `Progress` for the job, then exactly one `Done` with the job's
 //! [`Answer`]. [`handle_message`] is the whole behaviour and is tested
-//! natively; in the browser, [`web::start`] (called by the `worker` bin of
+//! natively; in the browser, `web::start` (called by the `worker` bin of
 //! the web package) only wires it to the worker's `onmessage`/`postMessage`.
 //! JSON text keeps the codec infallible: a message that cannot be decoded
 //! becomes an error answer, never a panic.

@@ -69,7 +69,7 @@ pub(crate) fn step(label: &str) -> Progress {
 /// The answer to a job sent to a part that does not run it.
 pub(crate) fn not_this_part(job: &Job, part: Part) -> Answer {
     Answer::Failed(format!(
-        "internal error: a {} job sent to the {} jobs",
+        "internal error: job {} sent to the {} jobs",
         job.kind(),
         part.name()
     ))

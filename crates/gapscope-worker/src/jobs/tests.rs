@@ -329,3 +329,41 @@ fn errors_name_the_file() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Each part's jobs run only in that part: another part's job is a failed
+/// answer that names both (a per-part worker never runs the wrong job).
+#[test]
+fn a_part_answers_only_its_own_jobs() {
+    use crate::protocol::Part;
+    let runtime = Job::Runtime {
+        source: None,
+        simulate: None,
+        bootstrap: 0,
+        seed: 0,
+    };
+    let evidence = Job::EvidenceMessages {
+        source: None,
+        id: "x".into(),
+    };
+    let gaps = Job::Recovery { seeds: 0 };
+    assert_eq!(
+        (runtime.part(), evidence.part(), gaps.part()),
+        (Part::Runtime, Part::Evidence, Part::Gaps)
+    );
+    let failed = |answer: Answer| match answer {
+        Answer::Failed(e) => e,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        failed(super::gaps::run(&runtime, vec![], &mut |_| {})),
+        "internal error: job Runtime sent to the realization-gaps jobs"
+    );
+    assert_eq!(
+        failed(super::runtime::run(&evidence, vec![], &mut |_| {})),
+        "internal error: job EvidenceMessages sent to the runtime-contracts jobs"
+    );
+    assert_eq!(
+        failed(super::evidence::run(&gaps, vec![], &mut |_| {})),
+        "internal error: job Recovery sent to the evidence-to-action jobs"
+    );
+}

@@ -15,7 +15,7 @@
 //! assert_eq!(reply, Ok(vec![]));
 //! // An answer of another job is a typed error that names both.
 //! let wrong = ask::Recovery::reply(Answer::Digests(Box::new(Ok(vec![])))).unwrap_err();
-//! assert_eq!(wrong.to_string(), "internal error: a Recovery job was answered with Digests");
+//! assert_eq!(wrong.to_string(), "internal error: job Recovery got an answer of kind Digests");
 //! ```
 //!
 //! The wire format does not change: [`Ask::into_job`] builds the [`Job`]
@@ -74,7 +74,7 @@ impl std::fmt::Display for WrongAnswer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "internal error: a {} job was answered with {}",
+            "internal error: job {} got an answer of kind {}",
             self.job, self.answer
         )
     }
@@ -321,3 +321,6 @@ impl From<Runtime> for Job {
     }
 }
 result_reply!(Runtime, Runtime, (RuntimeReport, Option<String>));
+
+#[cfg(test)]
+mod tests;
