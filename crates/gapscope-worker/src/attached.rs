@@ -80,6 +80,7 @@ pub enum Attached {
 }
 
 impl Attached {
+    #[must_use]
     pub fn name(&self) -> &str {
         match self {
             Attached::Bytes(n, _) | Attached::Reader(n, _) => n,
@@ -120,6 +121,7 @@ impl std::fmt::Debug for Attached {
 }
 
 /// Attached bytes, as [`Attached`] files.
+#[must_use]
 pub fn attach(files: &[(String, Vec<u8>)]) -> Vec<Attached> {
     files
         .iter()
@@ -129,6 +131,7 @@ pub fn attach(files: &[(String, Vec<u8>)]) -> Vec<Attached> {
 
 /// One attached file read ahead as `plan` says, or, when reading it fails,
 /// its bytes: the job then meets the same error where it reports errors.
+#[must_use]
 pub fn read_ahead(name: String, bytes: Vec<u8>, plan: &ReadPlan) -> Attached {
     match gapscope_core::join::read_file(
         InputFile::Bytes(name.clone(), Cow::Borrowed(&bytes)),

@@ -8,6 +8,7 @@ use gapscope_core::join::{Messages, TrajectoryOptions};
 use serde::Deserialize;
 
 /// Encode an envelope as the JSON text the worker receives.
+#[must_use]
 pub fn encode_envelope(envelope: &Envelope) -> String {
     serde_json::to_string(envelope).unwrap_or_else(|e| {
         // Unreachable for these plain types; the worker answers it as unreadable.
@@ -16,6 +17,7 @@ pub fn encode_envelope(envelope: &Envelope) -> String {
 }
 
 /// Encode a worker message (infallible: a failure becomes a failed answer).
+#[must_use]
 pub fn encode_message(message: &FromWorker) -> String {
     serde_json::to_string(message).unwrap_or_else(|e| {
         let id = match message {
@@ -40,10 +42,15 @@ pub fn decode_message(text: &str) -> Result<FromWorker, String> {
 
 /// The kind of the job in an envelope's JSON text (`Import`, `Analyze`,
 /// …; empty when unreadable), for the page's pool line.
+#[must_use]
 pub fn job_kind(text: &str) -> String {
     // Every job has fields: its JSON is `{"Kind": {…}}`; the fields are
     // skipped, not built (a job may carry a file's text).
     #[derive(Deserialize)]
+    #[allow(
+        clippy::zero_sized_map_values,
+        reason = "the job's fields are skipped: only the key is read"
+    )]
     struct Kind {
         job: std::collections::BTreeMap<String, serde::de::IgnoredAny>,
     }
@@ -55,6 +62,7 @@ pub fn job_kind(text: &str) -> String {
 
 /// The job id of an envelope's JSON text (0 when unreadable), so that the
 /// worker can report progress on attached files before it decodes the job.
+#[must_use]
 pub fn envelope_id(text: &str) -> u64 {
     #[derive(Deserialize)]
     struct Id {
@@ -73,11 +81,13 @@ pub(crate) fn raw_id(text: &str) -> u64 {
 }
 
 /// Post a progress message for job `id`.
+#[must_use]
 pub fn progress_message(id: u64, progress: Progress) -> String {
     encode_message(&FromWorker::Progress { id, progress })
 }
 
 /// Post a failed answer for job `id`.
+#[must_use]
 pub fn failure_message(id: u64, message: String) -> String {
     encode_message(&FromWorker::Done {
         id,
@@ -97,6 +107,7 @@ pub struct ReadPlan {
 
 /// The [`ReadPlan`] of a job's JSON text; `None`: the job reads its files
 /// otherwise (or is unreadable; it will say so).
+#[must_use]
 pub fn read_plan(text: &str) -> Option<ReadPlan> {
     let Envelope { job, .. } = serde_json::from_str::<Envelope>(text).ok()?;
     let attached = |source: &Source| matches!(source, Source::Attached { .. });

@@ -13,6 +13,7 @@ use gapscope_core::{Alpha, RoleOverrides};
 
 /// A synthetic τ²-bench results text (`simulations` of the shape τ²-bench
 /// writes: tool calls, tool results, action checks) for [`warm_up`].
+#[must_use]
 pub fn warm_up_tau2(simulations: usize) -> String {
     // Message contents as long as real ones (a real file is mostly long
     // strings, skipped by the light read: that loop must be warm too).
@@ -25,7 +26,7 @@ pub fn warm_up_tau2(simulations: usize) -> String {
                 "trial": 0,
                 "termination_reason": "user_stop",
                 "reward_info": {
-                    "reward": (i % 2) as f64,
+                    "reward": if i % 2 == 1 { 1.0 } else { 0.0 },
                     "action_checks": [{
                         "action": {"action_id": "a", "name": "get_order", "arguments": {"order_id": format!("#W{i}")}},
                         "action_match": i % 3 != 0,

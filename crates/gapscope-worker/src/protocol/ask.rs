@@ -48,6 +48,7 @@ pub trait Ask {
     fn failed(message: String) -> Self::Reply;
     /// The reply in `answer`, a wrong answer turned into a failed reply
     /// (what a page shows: the impossible case says what happened).
+    #[must_use]
     fn outcome(answer: Answer) -> Self::Reply {
         Self::reply(answer).unwrap_or_else(|wrong| Self::failed(wrong.to_string()))
     }

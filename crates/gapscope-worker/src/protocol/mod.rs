@@ -177,6 +177,7 @@ pub enum Part {
 
 impl Part {
     /// How the part is named in messages.
+    #[must_use]
     pub fn name(self) -> &'static str {
         match self {
             Part::Gaps => "realization-gaps",
@@ -189,6 +190,7 @@ impl Part {
 impl Job {
     /// The job's kind: its variant's name, as in its JSON text
     /// ([`crate::job_kind`]).
+    #[must_use]
     pub fn kind(&self) -> &'static str {
         match self {
             Job::Analyze(_) => "Analyze",
@@ -206,6 +208,7 @@ impl Job {
     }
 
     /// The part whose jobs module runs it.
+    #[must_use]
     pub fn part(&self) -> Part {
         match self {
             Job::Analyze(_)
@@ -247,6 +250,7 @@ pub enum Answer {
 
 impl Answer {
     /// The answer's kind: its variant's name (the job's kind, or `Failed`).
+    #[must_use]
     pub fn kind(&self) -> &'static str {
         match self {
             Answer::Analyze(_) => "Analyze",

@@ -85,7 +85,7 @@ fn analyze_files(
     overview_out: Option<&mut Option<OverviewResult>>,
     progress: &mut dyn FnMut(Progress),
 ) -> Response {
-    let of = 1 + STAGES.len() as u32;
+    let of = u32::try_from(STAGES.len()).map_or(u32::MAX, |n| n + 1);
     // A single file may be a gapscope report (re-imported with its settings).
     let (imported, attached) = match <[Attached; 1]>::try_from(attached) {
         Ok([one]) => {
@@ -111,21 +111,20 @@ fn analyze_files(
         join,
         digests,
         recipe,
-    } = match &imported {
-        Some(old) => reimported(old, &name, &files)?,
-        None => {
-            let settings = request_settings(request)?;
-            progress(Progress {
-                label: format!(
-                    "reading {} file{}",
-                    n_files,
-                    gapscope_core::profile::plural(n_files)
-                ),
-                step: 1,
-                of,
-            });
-            read_profiles(request, settings, files, overview_out)?
-        }
+    } = if let Some(old) = &imported {
+        reimported(old, &name, &files)?
+    } else {
+        let settings = request_settings(request)?;
+        progress(Progress {
+            label: format!(
+                "reading {} file{}",
+                n_files,
+                gapscope_core::profile::plural(n_files)
+            ),
+            step: 1,
+            of,
+        });
+        read_profiles(request, settings, files, overview_out)?
     };
     let mut report = analyze_with_progress(&table, &settings, &mut |stage| {
         progress(Progress {

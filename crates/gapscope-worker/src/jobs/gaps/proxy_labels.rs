@@ -4,6 +4,7 @@
 use crate::attached::{source_files, text_of};
 use crate::protocol::{ProxyLabelFile, Source};
 use gapscope_core::proxy_labels::{proxy_labels_of_files, summary_text, to_csv};
+use gapscope_core::task_groups::ToolOverrides;
 use gapscope_core::trajectory::{detect_bytes, TrajectoryFormat};
 
 /// The source's τ²-bench results files labelled together (tools classed
@@ -28,7 +29,7 @@ pub fn proxy_label_file(
         ));
     }
     let labels =
-        proxy_labels_of_files(&tau2, None, Default::default()).map_err(|e| e.to_string())?;
+        proxy_labels_of_files(&tau2, None, ToolOverrides::default()).map_err(|e| e.to_string())?;
     Ok(ProxyLabelFile {
         csv: to_csv(&labels),
         summary: summary_text(&labels),

@@ -14,7 +14,8 @@ pub fn recovery_curve(
         TrajParams::sized(10, 5),
         TrajParams::sized(40, 5),
     ];
-    let of = (shapes.len() as u64 * seeds) as u32;
+    let count = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
+    let of = count(shapes.len() as u64 * seeds);
     let mut out = Vec::new();
     for (k, shape) in shapes.iter().enumerate() {
         let models: usize = shape.families.iter().map(|f| f.1).sum();
@@ -22,7 +23,7 @@ pub fn recovery_curve(
             mean_recovery(shape, seeds, gapscope_core::Alpha::DEFAULT, &mut |seed| {
                 progress(Progress {
                     label: format!("{models} models, seed {seed}"),
-                    step: (k as u64 * seeds + seed + 1) as u32,
+                    step: count(k as u64 * seeds + seed + 1),
                     of,
                 });
             })?;
