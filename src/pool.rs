@@ -9,7 +9,8 @@
 //! a load error) answers its job with the failure and is replaced likewise.
 //!
 //! The protocol (JSON text) is `gapscope_worker`'s: [`Envelope`] in,
-//! [`FromWorker`] out. Callbacks run after the pool's state is released, so a
+//! [`FromWorker`] out; [`Pool::ask`] runs a typed job ([`Ask`]) and hands
+//! back its reply. Callbacks run after the pool's state is released, so a
 //! callback may submit or cancel jobs.
 
 use std::cell::RefCell;
@@ -17,7 +18,7 @@ use std::collections::{HashMap, VecDeque};
 use std::rc::{Rc, Weak};
 
 use gapscope_worker::{
-    decode_message, encode_envelope, Answer, Envelope, FromWorker, Job, Progress,
+    decode_message, encode_envelope, Answer, Ask, Envelope, FromWorker, Job, Progress,
 };
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -217,6 +218,26 @@ impl Pool {
         };
         self.dispatch();
         id
+    }
+
+    /// Queue the job of `ask` ([`Ask`]: one request type per job, e.g.
+    /// `gapscope_worker::ask::Evidence`); `on_done` gets its typed reply
+    /// (`A::Reply`, the job's error included; an answer of another job,
+    /// which the worker never gives, becomes a failed reply that says so).
+    #[allow(
+        dead_code,
+        reason = "the page's call sites move from `submit` to `ask` after issue 15's split of app.rs"
+    )]
+    pub fn ask<A: Ask + 'static>(
+        &self,
+        ask: A,
+        files: Vec<File>,
+        on_progress: impl FnMut(Progress) + 'static,
+        on_done: impl FnOnce(A::Reply) + 'static,
+    ) -> JobId {
+        self.submit(&ask.into_job(), files, on_progress, move |answer| {
+            on_done(A::outcome(answer));
+        })
     }
 
     /// Forget `id`: a queued job is dropped; a running one is stopped by

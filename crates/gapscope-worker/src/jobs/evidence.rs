@@ -1,0 +1,159 @@
+//! The evidence-to-action part's jobs: the report of a case file and its
+//! trajectories (or the embedded worked set), and one trajectory's messages
+//! for the replay.
+
+use super::{not_this_part, step};
+use crate::assets::{WORKED_CASES, WORKED_TRAJECTORIES};
+use crate::attached::{source_files, text_of, whole, Attached};
+use crate::protocol::{Answer, Job, Part, Progress, Source};
+use gapscope_core::evidence::{evaluate, EvidenceReport, EvidenceSettings};
+use gapscope_core::trajectory::{read_jsonl, Message};
+
+/// Run a job of this part (another part's job is a failed answer).
+pub fn run(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progress)) -> Answer {
+    match job {
+        Job::Evidence {
+            source,
+            bootstrap,
+            seed,
+        } => {
+            progress(step("scoring every episode against its case"));
+            Answer::Evidence(Box::new(report(
+                source.as_ref(),
+                attached,
+                *bootstrap,
+                *seed,
+            )))
+        }
+        Job::EvidenceMessages { source, id } => {
+            Answer::EvidenceMessages(Box::new(messages(source.as_ref(), attached, id)))
+        }
+        _ => not_this_part(job, Part::Evidence),
+    }
+}
+
+/// [`Job::Evidence`].
+fn report(
+    source: Option<&Source>,
+    attached: Vec<Attached>,
+    bootstrap: usize,
+    seed: u64,
+) -> Result<EvidenceReport, String> {
+    let settings = EvidenceSettings {
+        bootstrap,
+        seed,
+        ..EvidenceSettings::default()
+    };
+    evidence_texts(source, attached).and_then(|(names, cases, trajectories)| {
+        evaluate(&cases, &trajectories, &settings)
+            .map_err(|e| format!("{}: {e}", names.join(" + ")))
+    })
+}
+
+/// [`Job::EvidenceMessages`].
+fn messages(
+    source: Option<&Source>,
+    attached: Vec<Attached>,
+    id: &str,
+) -> Result<Vec<Message>, String> {
+    evidence_texts(source, attached).and_then(|(_, _, trajectories)| {
+        read_jsonl(&trajectories)
+            .trajectories
+            .into_iter()
+            .find(|t| t.id == id)
+            .map(|t| t.messages)
+            .ok_or_else(|| format!("trajectory `{id}` is not in the file"))
+    })
+}
+
+/// Names and texts of an evidence job's case file and trajectory file.
+fn evidence_texts(
+    source: Option<&Source>,
+    attached: Vec<Attached>,
+) -> Result<(Vec<String>, String, String), String> {
+    let Some(source) = source else {
+        return Ok((
+            vec!["worked set".into()],
+            WORKED_CASES.to_string(),
+            WORKED_TRAJECTORIES.to_string(),
+        ));
+    };
+    let attached = whole(attached)?;
+    let (files, _) = source_files(source, &attached)?;
+    let [(a, x), (b, y)] = files.as_slice() else {
+        return Err(format!(
+            "open two files, the case specs and the trajectories (got {})",
+            files.len()
+        ));
+    };
+    let (x, y) = (text_of(a, x)?.to_string(), text_of(b, y)?.to_string());
+    let has_messages = |t: &str| {
+        t.lines()
+            .find(|l| !l.trim().is_empty())
+            .and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .is_some_and(|v| v.get("messages").is_some())
+    };
+    let names = vec![a.clone(), b.clone()];
+    match (has_messages(&x), has_messages(&y)) {
+        (false, true) => Ok((names, x, y)),
+        (true, false) => Ok((names, y, x)),
+        _ => Err(format!(
+            "{a} + {b}: expected one case file and one trajectory file (the one whose lines have `messages`)"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::assets::{WORKED_CASES, WORKED_TRAJECTORIES};
+    use crate::jobs::run_job;
+    use crate::protocol::{Answer, Job, Source};
+    use gapscope_core::evidence::{evaluate, EvidenceSettings};
+
+    #[test]
+    fn evidence_jobs_answer_with_their_reports() {
+        let Answer::Evidence(r) = run_job(
+            &Job::Evidence {
+                source: None,
+                bootstrap: 200,
+                seed: 0,
+            },
+            vec![],
+            &mut |_| {},
+        ) else {
+            panic!()
+        };
+        let r = (*r).unwrap();
+        assert_eq!(r.cases.len(), 42);
+        assert_eq!(r.episodes.len(), 168);
+        // The same report as the core on the same texts and settings.
+        let direct = evaluate(
+            WORKED_CASES,
+            WORKED_TRAJECTORIES,
+            &EvidenceSettings {
+                bootstrap: 200,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(r, direct);
+        // Two files in either order; the trajectories carry `messages`.
+        let files = Source::Files {
+            files: vec![
+                ("t.jsonl".into(), WORKED_TRAJECTORIES.into()),
+                ("c.jsonl".into(), WORKED_CASES.into()),
+            ],
+        };
+        let Answer::EvidenceMessages(m) = run_job(
+            &Job::EvidenceMessages {
+                source: Some(files),
+                id: r.episodes[0].trajectory_id.clone(),
+            },
+            vec![],
+            &mut |_| {},
+        ) else {
+            panic!()
+        };
+        assert!(!(*m).unwrap().is_empty());
+    }
+}

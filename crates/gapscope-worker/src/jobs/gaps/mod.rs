@@ -1,0 +1,77 @@
+//! The realization-gap part's jobs: the analysis and the import
+//! ([`analysis`]), the trajectory overview, one trajectory and cross-task
+//! stability ([`trajectories`]), proxy labels ([`proxy_labels`]), the
+//! manifest's digests, and the teaching view's recovery curve ([`teaching`]).
+
+pub mod analysis;
+pub mod proxy_labels;
+pub mod teaching;
+pub mod trajectories;
+
+use super::{not_this_part, step};
+use crate::attached::{source_files, whole, Attached};
+use crate::protocol::{Answer, Job, Part, Progress, Source};
+use gapscope_core::manifest::Input;
+
+/// Run a job of this part (another part's job is a failed answer).
+pub fn run(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progress)) -> Answer {
+    match job {
+        Job::Analyze(request) => Answer::Analyze(Box::new(
+            analysis::import(request, attached, false, progress).0,
+        )),
+        Job::Import(request) => {
+            let (analysis, overview) = analysis::import(request, attached, true, progress);
+            Answer::Import {
+                analysis: Box::new(analysis),
+                overview: Box::new(overview.unwrap_or(Ok(None))),
+            }
+        }
+        Job::ProxyLabels { source } => {
+            progress(step("proxy labels of the τ²-bench files"));
+            Answer::ProxyLabels(Box::new(
+                whole(attached).and_then(|files| proxy_labels::proxy_label_file(source, &files)),
+            ))
+        }
+        Job::Digests { source } => {
+            progress(step("hashing the files for the manifest"));
+            Answer::Digests(Box::new(digests(source, attached)))
+        }
+        Job::Overview { source, options } => {
+            progress(step("reading the trajectories"));
+            Answer::Overview(Box::new(trajectories::overview(source, attached, options)))
+        }
+        Job::Trajectory {
+            source,
+            options,
+            id,
+        } => {
+            progress(step("reading the trajectory"));
+            Answer::Trajectory(Box::new(trajectories::trajectory(
+                source, attached, options, id,
+            )))
+        }
+        Job::Stability {
+            source,
+            options,
+            settings,
+        } => {
+            progress(step("cross-task stability: the halves and their gaps"));
+            Answer::Stability(Box::new(trajectories::stability(
+                source, attached, options, settings,
+            )))
+        }
+        Job::Recovery { seeds } => {
+            Answer::Recovery(Box::new(teaching::recovery_curve(*seeds, progress)))
+        }
+        Job::Evidence { .. } | Job::EvidenceMessages { .. } | Job::Runtime { .. } => {
+            not_this_part(job, Part::Gaps)
+        }
+    }
+}
+
+/// [`Job::Digests`]: name, size and SHA-256 of each file of the source.
+fn digests(source: &Source, attached: Vec<Attached>) -> Result<Vec<Input>, String> {
+    let files = whole(attached)?;
+    let (files, _) = source_files(source, &files)?;
+    Ok(files.iter().map(|(n, b)| Input::new(n, b)).collect())
+}

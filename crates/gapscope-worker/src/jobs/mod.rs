@@ -1,0 +1,79 @@
+//! The jobs, by part: [`gaps`] (realization gaps: the analysis and import,
+//! trajectories, stability, proxy labels, digests, teaching), [`evidence`]
+//! (evidence to action) and [`runtime`] (runtime contracts). Each part's
+//! `run` runs the jobs of that part only ([`Job::part`]); [`run_job`] sends
+//! a job to its part, and [`handle_message`] is the worker's whole behaviour
+//! on one incoming message.
+
+pub mod evidence;
+pub mod gaps;
+pub mod runtime;
+
+pub use gaps::analysis::{handle, handle_attached, handle_with_progress, import};
+
+use crate::attached::Attached;
+use crate::codec::{encode_message, raw_id};
+use crate::protocol::ask::{Ask, WrongAnswer};
+use crate::protocol::{Answer, Envelope, FromWorker, Job, Part, Progress};
+
+/// Run one job, telling `progress` along the way.
+pub fn run_job(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progress)) -> Answer {
+    match job.part() {
+        Part::Gaps => gaps::run(job, attached, progress),
+        Part::Evidence => evidence::run(job, attached, progress),
+        Part::Runtime => runtime::run(job, attached, progress),
+    }
+}
+
+/// Run one job of a known answer type ([`Ask`]): its reply, or the
+/// [`WrongAnswer`] (which the jobs here never give).
+pub fn run_ask<A: Ask>(
+    ask: A,
+    attached: Vec<Attached>,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<A::Reply, WrongAnswer> {
+    A::reply(run_job(&ask.into_job(), attached, progress))
+}
+
+/// The worker's whole behaviour on one incoming message: decode the
+/// envelope, run the job, `post` each progress message, then the answer.
+pub fn handle_message(text: &str, attached: Vec<Attached>, post: &mut dyn FnMut(String)) {
+    match serde_json::from_str::<Envelope>(text) {
+        Ok(Envelope { id, job }) => {
+            let answer = run_job(&job, attached, &mut |progress| {
+                post(encode_message(&FromWorker::Progress { id, progress }));
+            });
+            post(encode_message(&FromWorker::Done { id, answer }));
+        }
+        Err(e) => {
+            // The page matches answers by id: recover it from the raw JSON.
+            post(encode_message(&FromWorker::Done {
+                id: raw_id(text),
+                answer: Answer::Failed(format!(
+                    "internal error: the worker could not read its job: {e}"
+                )),
+            }));
+        }
+    }
+}
+
+/// A one-step job's progress: step 1 of 1, doing `label`.
+pub(crate) fn step(label: &str) -> Progress {
+    Progress {
+        label: label.to_string(),
+        step: 1,
+        of: 1,
+    }
+}
+
+/// The answer to a job sent to a part that does not run it.
+pub(crate) fn not_this_part(job: &Job, part: Part) -> Answer {
+    Answer::Failed(format!(
+        "internal error: job {} sent to the {} jobs",
+        job.kind(),
+        part.name()
+    ))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,390 @@
+//! The worker's behaviour through its protocol: a job's JSON text in,
+//! progress and one answer out; the import job against the jobs it joins.
+
+use super::{handle, handle_message, run_job};
+use crate::assets::corpus_trajectories;
+use crate::attached::{attach, read_ahead, Attached};
+use crate::codec::{decode_message, encode_envelope, read_plan, ReadPlan};
+use crate::protocol::{
+    Answer, Envelope, FromWorker, Job, OverviewResult, Request, Response, Source,
+};
+use gapscope_core::analysis::MacroDefinition;
+use gapscope_core::join::TrajectoryOptions;
+use gapscope_core::RoleOverrides;
+
+/// Files attached to a job: (name, bytes).
+type Files = Vec<(String, Vec<u8>)>;
+
+#[test]
+fn example_round_trips_through_json() {
+    let req = Request {
+        source: Source::Example,
+        alpha: 10.0,
+        bootstrap: 200,
+        seed: 0,
+        roles: RoleOverrides::default(),
+        pair: None,
+        macro_definition: MacroDefinition::Mean,
+        trajectories: TrajectoryOptions::default(),
+        derived: Vec::new(),
+    };
+    let direct = handle(&req).unwrap();
+    assert!(direct.synthetic);
+    assert_eq!(direct.source, "synthetic example");
+    assert_eq!(
+        direct.report.summary,
+        "15 models in 8 families, 7 foundational dimensions, 7 operations, reward"
+    );
+    let messages = exchange(7, Job::Analyze(req));
+    let Some(FromWorker::Done {
+        id: 7,
+        answer: Answer::Analyze(answer),
+    }) = messages.last()
+    else {
+        panic!("no answer: {messages:?}")
+    };
+    // f64 survives JSON text exactly (shortest round-trip formatting).
+    assert_eq!(answer.as_ref().as_ref().unwrap(), &direct);
+}
+
+/// Send one job through the JSON protocol; every message posted back.
+fn exchange(id: u64, job: Job) -> Vec<FromWorker> {
+    let mut posted = Vec::new();
+    handle_message(&encode_envelope(&Envelope { id, job }), vec![], &mut |m| {
+        posted.push(decode_message(&m).unwrap());
+    });
+    posted
+}
+
+/// The import job reads the files once and answers exactly what the
+/// analysis job and the overview job answer apart, also when the
+/// analysis fails (trajectories without a foundational profile) or the
+/// files cannot be read at all.
+#[test]
+fn the_import_job_equals_the_analysis_and_the_overview_apart() {
+    // α 10, 20 bootstrap draws, seed 1: every case's (and the report's) settings.
+    let request = |source| Request {
+        source,
+        alpha: 10.0,
+        bootstrap: 20,
+        seed: 1,
+        roles: RoleOverrides::default(),
+        pair: None,
+        macro_definition: MacroDefinition::Mean,
+        trajectories: TrajectoryOptions::default(),
+        derived: Vec::new(),
+    };
+    let traj = corpus_trajectories().as_bytes().to_vec();
+    let cases: Vec<(Source, Files)> = vec![
+        (Source::Corpus, vec![]),
+        (
+            Source::Attached {
+                names: vec!["t.jsonl".into()],
+            },
+            vec![("t.jsonl".into(), traj)],
+        ),
+        (
+            Source::Attached {
+                names: vec!["bad.jsonl".into()],
+            },
+            vec![("bad.jsonl".into(), {
+                // A trajectory line, then bytes that are not UTF-8.
+                let mut b = corpus_trajectories()
+                    .lines()
+                    .next()
+                    .unwrap()
+                    .as_bytes()
+                    .to_vec();
+                b.extend_from_slice(b"\n\xff\xfe\n");
+                b
+            })],
+        ),
+        (Source::Example, vec![]),
+        // An exported report (over 64 KB: a reader reads it whole once
+        // its head shows it is one), re-imported with its settings.
+        (
+            Source::Attached {
+                names: vec!["report.json".into()],
+            },
+            vec![("report.json".into(), {
+                let mut a = handle(&request(Source::Example)).unwrap().report;
+                a.warnings.push("x".repeat(70_000));
+                serde_json::to_vec_pretty(&a).unwrap()
+            })],
+        ),
+    ];
+    let mut shapes = Vec::new();
+    for (source, attached) in cases {
+        let req = request(source.clone());
+        let Answer::Import { analysis, overview } =
+            run_job(&Job::Import(req.clone()), attach(&attached), &mut |_| {})
+        else {
+            panic!("not an import answer")
+        };
+        let Answer::Analyze(apart) =
+            run_job(&Job::Analyze(req.clone()), attach(&attached), &mut |_| {})
+        else {
+            panic!()
+        };
+        let Answer::Overview(o_apart) = run_job(
+            &Job::Overview {
+                source: source.clone(),
+                options: TrajectoryOptions::default(),
+            },
+            attach(&attached),
+            &mut |_| {},
+        ) else {
+            panic!()
+        };
+        // The same files as readers (the browser's streams): the same answers.
+        let readers = attached
+            .iter()
+            .map(|(n, b)| Attached::Reader(n.clone(), Box::new(std::io::Cursor::new(b.clone()))))
+            .collect();
+        let Answer::Import {
+            analysis: streamed,
+            overview: o_streamed,
+        } = run_job(&Job::Import(req.clone()), readers, &mut |_| {})
+        else {
+            panic!()
+        };
+        assert_eq!(analysis, streamed, "{source:?}");
+        if attached.iter().any(|(n, _)| n == "report.json") {
+            assert!(matches!(analysis.as_ref(), Ok(a) if a.imported));
+        }
+        assert_eq!(overview, o_streamed, "{source:?}");
+        assert_eq!(analysis, apart, "{source:?}");
+        assert_eq!(overview, o_apart, "{source:?}");
+        // Read ahead, as the browser does with fetched files (each parsed
+        // as it comes, as the job's read plan says; nothing hashed): the
+        // same answers, the manifest's inputs then from a digests job.
+        let import = Job::Import(req.clone());
+        let text = encode_envelope(&Envelope {
+            id: 3,
+            job: import.clone(),
+        });
+        if let Some(plan) = read_plan(&text) {
+            read_ahead_gives_the_same_answers(
+                &source, &attached, &import, &plan, &analysis, &overview, &o_apart,
+            );
+        } else {
+            assert!(
+                attached.is_empty(),
+                "{source:?}: attached files have a read plan"
+            );
+        }
+        shapes.push((
+            analysis.is_ok(),
+            match *overview {
+                Ok(Some(_)) => "overview",
+                Ok(None) => "none",
+                Err(_) => "error",
+            },
+        ));
+    }
+    // Each case is a different path: both answers; an analysis error with
+    // an overview (no foundational profile); a read error; no trajectories.
+    assert_eq!(
+        shapes,
+        [
+            (true, "overview"),
+            (false, "overview"),
+            (false, "error"),
+            (true, "none"),
+            (true, "none")
+        ]
+    );
+}
+
+/// [`the_import_job_equals_the_analysis_and_the_overview_apart`], its files
+/// read ahead as the browser does with fetched files (each parsed as it
+/// comes, as the job's read plan says; nothing hashed): the same answers,
+/// the manifest's inputs then from a digests job.
+fn read_ahead_gives_the_same_answers(
+    source: &Source,
+    attached: &[(String, Vec<u8>)],
+    import: &Job,
+    plan: &ReadPlan,
+    analysis: &Response,
+    overview: &OverviewResult,
+    o_apart: &OverviewResult,
+) {
+    let ahead = |plan: &ReadPlan| {
+        attached
+            .iter()
+            .map(|(n, b)| read_ahead(n.clone(), b.clone(), plan))
+            .collect::<Vec<_>>()
+    };
+    let Answer::Import {
+        analysis: early,
+        overview: o_early,
+    } = run_job(import, ahead(plan), &mut |_| {})
+    else {
+        panic!()
+    };
+    assert_eq!(*overview, *o_early, "{source:?}");
+    let Answer::Digests(digests) = run_job(
+        &Job::Digests {
+            source: source.clone(),
+        },
+        attach(attached),
+        &mut |_| {},
+    ) else {
+        panic!()
+    };
+    let digests = digests.unwrap();
+    assert_eq!(digests.len(), attached.len());
+    match (analysis.as_ref(), *early) {
+        (Ok(a), Ok(mut e)) => {
+            assert!(e.manifest.inputs.is_empty(), "{source:?}");
+            e.manifest = e.manifest.with_inputs(digests);
+            assert_eq!(a, &e, "{source:?}");
+        }
+        (Err(a), Err(e)) => assert_eq!(a, &e, "{source:?}"),
+        (a, e) => panic!("{source:?}: {a:?} but read ahead {e:?}"),
+    }
+    let overview_job = Job::Overview {
+        source: source.clone(),
+        options: TrajectoryOptions::default(),
+    };
+    let plan = read_plan(&encode_envelope(&Envelope {
+        id: 4,
+        job: overview_job.clone(),
+    }))
+    .unwrap();
+    let Answer::Overview(o_ahead) = run_job(&overview_job, ahead(&plan), &mut |_| {}) else {
+        panic!()
+    };
+    assert_eq!(*o_ahead, *o_apart, "{source:?}");
+}
+
+#[test]
+fn progress_comes_before_the_answer_in_stage_order() {
+    let req = Request {
+        source: Source::Example,
+        alpha: 10.0,
+        bootstrap: 0,
+        seed: 0,
+        roles: RoleOverrides::default(),
+        pair: None,
+        macro_definition: MacroDefinition::Mean,
+        trajectories: TrajectoryOptions::default(),
+        derived: Vec::new(),
+    };
+    let messages = exchange(3, Job::Analyze(req));
+    let steps: Vec<(u32, u32, String)> = messages
+        .iter()
+        .filter_map(|m| match m {
+            FromWorker::Progress { id: 3, progress } => {
+                Some((progress.step, progress.of, progress.label.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    // The example has a reward and nested selection is on by default:
+    // reading + the six analysis stages, in order, each once.
+    let labels: Vec<&str> = steps.iter().map(|s| s.2.as_str()).collect();
+    assert_eq!(
+        labels,
+        [
+            "reading 1 file",
+            "correlations",
+            "held-out fits of the operations",
+            "reward from F",
+            "reward from O",
+            "reward from F+O",
+            "nested selection"
+        ]
+    );
+    assert!(steps
+        .iter()
+        .enumerate()
+        .all(|(i, s)| s.0 == i as u32 + 1 && s.1 == 7));
+    assert_eq!(messages.len(), 8);
+    assert!(matches!(messages[7], FromWorker::Done { id: 3, .. }));
+}
+
+#[test]
+fn errors_name_the_file() {
+    let req = Request {
+        source: Source::File {
+            name: "bad.csv".into(),
+            text: "model,family,TU\nm,A,x\n".into(),
+        },
+        alpha: 10.0,
+        bootstrap: 200,
+        seed: 0,
+        roles: RoleOverrides::default(),
+        pair: None,
+        macro_definition: MacroDefinition::Mean,
+        trajectories: TrajectoryOptions::default(),
+        derived: Vec::new(),
+    };
+    let messages = exchange(1, Job::Analyze(req.clone()));
+    let Some(FromWorker::Done {
+        answer: Answer::Analyze(answer),
+        ..
+    }) = messages.last()
+    else {
+        panic!("no error: {messages:?}")
+    };
+    let err = answer.as_ref().as_ref().unwrap_err();
+    assert_eq!(
+        err,
+        "bad.csv: line 2, column `TU`: expected a number (or an empty cell for a missing value), found `x`"
+    );
+    let bad_alpha = Request { alpha: -1.0, ..req };
+    assert!(handle(&bad_alpha).unwrap_err().contains("alpha must be"));
+    let mut posted = Vec::new();
+    handle_message("{\"id\": 12, \"job\": \"Nonsense\"}", vec![], &mut |m| {
+        posted.push(m);
+    });
+    match decode_message(&posted[0]).unwrap() {
+        FromWorker::Done {
+            id: 12,
+            answer: Answer::Failed(e),
+        } => assert!(
+            e.starts_with("internal error: the worker could not read its job"),
+            "{e}"
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Each part's jobs run only in that part: another part's job is a failed
+/// answer that names both (a per-part worker never runs the wrong job).
+#[test]
+fn a_part_answers_only_its_own_jobs() {
+    use crate::protocol::Part;
+    let runtime = Job::Runtime {
+        source: None,
+        simulate: None,
+        bootstrap: 0,
+        seed: 0,
+    };
+    let evidence = Job::EvidenceMessages {
+        source: None,
+        id: "x".into(),
+    };
+    let gaps = Job::Recovery { seeds: 0 };
+    assert_eq!(
+        (runtime.part(), evidence.part(), gaps.part()),
+        (Part::Runtime, Part::Evidence, Part::Gaps)
+    );
+    let failed = |answer: Answer| match answer {
+        Answer::Failed(e) => e,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        failed(super::gaps::run(&runtime, vec![], &mut |_| {})),
+        "internal error: job Runtime sent to the realization-gaps jobs"
+    );
+    assert_eq!(
+        failed(super::runtime::run(&evidence, vec![], &mut |_| {})),
+        "internal error: job EvidenceMessages sent to the runtime-contracts jobs"
+    );
+    assert_eq!(
+        failed(super::evidence::run(&gaps, vec![], &mut |_| {})),
+        "internal error: job Recovery sent to the evidence-to-action jobs"
+    );
+}

@@ -1,0 +1,342 @@
+//! The wire types: what the page sends ([`Envelope`] with a [`Job`]) and what
+//! the worker posts back ([`FromWorker`]: progress, then one [`Answer`]).
+//! Plain serde data exchanged as JSON text; the page and the browser tests
+//! depend on that text, so a change here is a change of the protocol.
+//! [`ask`] ties each job to the type of its answer.
+
+pub mod ask;
+
+use gapscope_core::analysis::MacroDefinition;
+use gapscope_core::evidence::EvidenceReport;
+use gapscope_core::join::{JoinReport, TrajectoryOptions};
+use gapscope_core::manifest::{Input, Manifest};
+use gapscope_core::overview::Overview;
+use gapscope_core::runtime::{RuntimeReport, SimParams};
+use gapscope_core::stability::{StabilityReport, StabilitySettings};
+use gapscope_core::trajectory::{Message, Trajectory};
+use gapscope_core::{Report, RoleOverrides, Settings};
+use serde::{Deserialize, Serialize};
+
+/// What to analyse.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Source {
+    /// The embedded synthetic example.
+    Example,
+    /// A file the user dropped or picked: its name and its text.
+    File { name: String, text: String },
+    /// Several profile files to join on `model` (name, text each).
+    Files { files: Vec<(String, String)> },
+    /// Files whose bytes travel beside the job (the browser posts the `File`
+    /// objects and the worker reads them, in chunks, itself): any format,
+    /// binary ones (Inspect `.eval`) included.
+    Attached { names: Vec<String> },
+    /// The embedded synthetic trajectory corpus ([`crate::CORPUS_LABEL`]).
+    Corpus,
+}
+
+/// A request from the page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Request {
+    pub source: Source,
+    /// Ridge penalty, validated by the worker.
+    pub alpha: f64,
+    /// Bootstrap draws (0: no intervals).
+    #[serde(default = "default_bootstrap")]
+    pub bootstrap: usize,
+    #[serde(default)]
+    pub seed: u64,
+    #[serde(default)]
+    pub roles: RoleOverrides,
+    /// Association sensitivity for this pair, when asked for.
+    #[serde(default)]
+    pub pair: Option<Pair>,
+    /// The macro operation score: mean (default) or pooled (from labels).
+    #[serde(default)]
+    pub macro_definition: MacroDefinition,
+    /// Renames and the task subset for trajectory files.
+    #[serde(default)]
+    pub trajectories: TrajectoryOptions,
+    /// Files among the source that the page derived (the proxy labels of
+    /// its τ²-bench files): the manifest's command writes them first.
+    #[serde(default)]
+    pub derived: Vec<String>,
+}
+
+/// A (foundational, operation) pair for association sensitivity.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Pair {
+    pub foundational: String,
+    pub operation: String,
+    /// A family to report removed on its own line.
+    pub provider: Option<String>,
+}
+
+fn default_bootstrap() -> usize {
+    Settings::default().bootstrap
+}
+
+/// A finished analysis.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Analysis {
+    /// The file name, or [`crate::EXAMPLE_LABEL`].
+    pub source: String,
+    /// Whether this is the synthetic example (the page labels it so).
+    pub synthetic: bool,
+    pub report: Report,
+    /// Whether the source was a gapscope JSON report, recomputed from its input.
+    pub imported: bool,
+    /// When several files were joined: what the join did.
+    #[serde(default)]
+    pub join: Option<JoinReport>,
+    /// Inputs (SHA-256), settings, seed and version: enough to reproduce it.
+    pub manifest: Manifest,
+}
+
+/// The worker's answer: an analysis, or a message that says where and why.
+pub type Response = Result<Analysis, String>;
+
+/// The trajectory overview of a source's files (`None`: it has no
+/// trajectory files), or what stopped it.
+pub type OverviewResult = Result<Option<Overview>, String>;
+
+/// How far a job has come: step `step` of `of` (1-based), doing `label`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Progress {
+    pub label: String,
+    pub step: u32,
+    pub of: u32,
+}
+
+/// A unit of work for one worker of the pool. Each kind of analysis is its
+/// own job so that independent analyses run side by side in the pool.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Job {
+    /// The realization-gap analysis of profiles (or trajectories + profiles).
+    Analyze(Request),
+    /// A newly opened source: the analysis and the trajectory overview, from
+    /// one read of the files ([`crate::import`]).
+    Import(Request),
+    /// The trajectory files of a source: summary, profile, one row each.
+    Overview {
+        source: Source,
+        options: TrajectoryOptions,
+    },
+    /// One trajectory of a source, whole.
+    Trajectory {
+        source: Source,
+        options: TrajectoryOptions,
+        id: String,
+    },
+    /// Cross-task stability of the gaps (profile + trajectory files).
+    Stability {
+        source: Source,
+        options: TrajectoryOptions,
+        settings: StabilitySettings,
+    },
+    /// Evidence to action: a case file and its trajectories (in either
+    /// order; the trajectories are the file whose lines carry `messages`),
+    /// or the worked set when `source` is `None`.
+    Evidence {
+        source: Option<Source>,
+        bootstrap: usize,
+        seed: u64,
+    },
+    /// The messages of one evidence trajectory, for the replay.
+    EvidenceMessages { source: Option<Source>, id: String },
+    /// Teaching: how well planted gaps are recovered as the number of
+    /// models grows (15 in 8 families, 50 in 10, 200 in 40), mean over seeds.
+    Recovery { seeds: u64 },
+    /// Proxy operation labels of the source's τ²-bench results files (the
+    /// other files are left out), as `gapscope evidence tau2-labels` gives them.
+    ProxyLabels { source: Source },
+    /// Name, size and SHA-256 of each attached file (the manifest of an
+    /// analysis whose files were read without hashing them).
+    Digests { source: Source },
+    /// Runtime contracts: analyse an episode log (`source`), or simulate one
+    /// with `simulate` (scripted policies) and analyse it.
+    Runtime {
+        source: Option<Source>,
+        simulate: Option<SimParams>,
+        bootstrap: usize,
+        seed: u64,
+    },
+}
+
+/// The part of gapscope a job belongs to: the jobs of one part run in
+/// [`crate::jobs`]' module of that part (`gaps`, `evidence`, `runtime`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// Realization gaps (profiles, trajectories, stability, proxy labels,
+    /// the manifest's digests, teaching).
+    Gaps,
+    /// Evidence to action.
+    Evidence,
+    /// Runtime contracts.
+    Runtime,
+}
+
+impl Part {
+    /// How the part is named in messages.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Part::Gaps => "realization-gaps",
+            Part::Evidence => "evidence-to-action",
+            Part::Runtime => "runtime-contracts",
+        }
+    }
+}
+
+impl Job {
+    /// The job's kind: its variant's name, as in its JSON text
+    /// ([`crate::job_kind`]).
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Job::Analyze(_) => "Analyze",
+            Job::Import(_) => "Import",
+            Job::Overview { .. } => "Overview",
+            Job::Trajectory { .. } => "Trajectory",
+            Job::Stability { .. } => "Stability",
+            Job::Evidence { .. } => "Evidence",
+            Job::EvidenceMessages { .. } => "EvidenceMessages",
+            Job::Recovery { .. } => "Recovery",
+            Job::ProxyLabels { .. } => "ProxyLabels",
+            Job::Digests { .. } => "Digests",
+            Job::Runtime { .. } => "Runtime",
+        }
+    }
+
+    /// The part whose jobs module runs it.
+    #[must_use]
+    pub fn part(&self) -> Part {
+        match self {
+            Job::Analyze(_)
+            | Job::Import(_)
+            | Job::Overview { .. }
+            | Job::Trajectory { .. }
+            | Job::Stability { .. }
+            | Job::Recovery { .. }
+            | Job::ProxyLabels { .. }
+            | Job::Digests { .. } => Part::Gaps,
+            Job::Evidence { .. } | Job::EvidenceMessages { .. } => Part::Evidence,
+            Job::Runtime { .. } => Part::Runtime,
+        }
+    }
+}
+
+/// A job's answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Answer {
+    Analyze(Box<Response>),
+    /// The analysis and the overview of an [`Job::Import`].
+    Import {
+        analysis: Box<Response>,
+        overview: Box<OverviewResult>,
+    },
+    Overview(Box<OverviewResult>),
+    Trajectory(Box<Result<Option<Trajectory>, String>>),
+    Stability(Box<Result<StabilityReport, String>>),
+    Evidence(Box<Result<EvidenceReport, String>>),
+    Recovery(Box<Result<Vec<RecoveryPoint>, String>>),
+    EvidenceMessages(Box<Result<Vec<Message>, String>>),
+    /// The report, and the simulated log (JSONL) when one was simulated.
+    Runtime(Box<Result<(RuntimeReport, Option<String>), String>>),
+    Digests(Box<Result<Vec<Input>, String>>),
+    ProxyLabels(Box<Result<ProxyLabelFile, String>>),
+    /// The worker could not read the job or encode its answer.
+    Failed(String),
+}
+
+impl Answer {
+    /// The answer's kind: its variant's name (the job's kind, or `Failed`).
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Answer::Analyze(_) => "Analyze",
+            Answer::Import { .. } => "Import",
+            Answer::Overview(_) => "Overview",
+            Answer::Trajectory(_) => "Trajectory",
+            Answer::Stability(_) => "Stability",
+            Answer::Evidence(_) => "Evidence",
+            Answer::Recovery(_) => "Recovery",
+            Answer::EvidenceMessages(_) => "EvidenceMessages",
+            Answer::Runtime(_) => "Runtime",
+            Answer::Digests(_) => "Digests",
+            Answer::ProxyLabels(_) => "ProxyLabels",
+            Answer::Failed(_) => "Failed",
+        }
+    }
+}
+
+/// The answer of a [`Job::ProxyLabels`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProxyLabelFile {
+    /// The label CSV (`trajectory_id,operation,requirement,label,turn,why`).
+    pub csv: String,
+    /// Per file and operation: rows, labelled rows, mean label, eligible
+    /// trajectories, score ([`gapscope_core::proxy_labels::summary_text`]).
+    pub summary: String,
+    /// The τ²-bench files labelled, and the files left out.
+    pub labelled: Vec<String>,
+    pub left_out: Vec<String>,
+}
+
+/// One point of the recovery curve (the answer of a [`Job::Recovery`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecoveryPoint {
+    pub models: usize,
+    pub families: usize,
+    pub seeds: u64,
+    /// Mean Spearman between planted and recovered macro gaps.
+    pub macro_rho: Option<f64>,
+    /// Mean over operations and seeds of the per-operation Spearman.
+    pub operation_rho: Option<f64>,
+}
+
+/// Page → worker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Envelope {
+    pub id: u64,
+    pub job: Job,
+}
+
+/// Worker → page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum FromWorker {
+    /// The worker has loaded and takes jobs.
+    Ready,
+    Progress {
+        id: u64,
+        progress: Progress,
+    },
+    Done {
+        id: u64,
+        answer: Answer,
+    },
+    /// After each job: the worker's wasm linear memory (bytes). It never
+    /// shrinks, so it is the worker's peak so far (for the page's pool line
+    /// and the import-memory benchmark).
+    Memory {
+        bytes: u64,
+        /// Wall time of the job in the worker (reading its files included), ms.
+        #[serde(default)]
+        millis: f64,
+        /// Of that, the time spent waiting for the browser to hand over the
+        /// bytes of the job's files (`FileReaderSync`), ms.
+        #[serde(default)]
+        read_millis: f64,
+        /// Bytes of the job's files read as streams (in chunks; the rest were
+        /// fetched whole).
+        #[serde(default)]
+        streamed_bytes: f64,
+        /// Of the wall time, the time spent reading fetched files as they
+        /// came: from the browser's buffer, copied into wasm memory, to
+        /// trajectories ([`crate::read_ahead`]), ms.
+        #[serde(default)]
+        parse_millis: f64,
+        /// The job's kind ([`crate::job_kind`]).
+        #[serde(default)]
+        job: String,
+    },
+}
