@@ -451,6 +451,10 @@ impl Validator {
         }
     }
 
+    #[allow(
+        clippy::too_many_lines,
+        reason = "one located check per field of a case spec, in the spec's order"
+    )]
     fn validate(&self, raw: RawCase) -> Result<Case, EvidenceError> {
         if raw.case_id.trim().is_empty() {
             return Err(self.err("case_id", "must not be empty"));

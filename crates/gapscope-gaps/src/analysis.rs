@@ -921,6 +921,10 @@ pub fn analyze(table: &ProfileTable, settings: &Settings) -> Result<Report, Anal
 
 /// [`analyze`], telling `progress` before each stage of [`STAGES`] (stages
 /// that do not apply, e.g. reward prediction without a reward, are skipped).
+#[allow(
+    clippy::too_many_lines,
+    reason = "the report's stages in the order of STAGES, each telling progress; splitting would thread a dozen intermediate results through helpers"
+)]
 pub fn analyze_with_progress(
     table: &ProfileTable,
     settings: &Settings,

@@ -386,6 +386,10 @@ fn rho(a: &[Option<f64>], b: &[Option<f64>]) -> (Option<f64>, usize) {
 
 /// Run the stability analysis. `f` is the foundational profile (families
 /// from it); `trajectories` carry `scenario_group` and labels.
+#[allow(
+    clippy::too_many_lines,
+    reason = "the stability pipeline's stages in order, as the spec lists them"
+)]
 pub fn stability(
     f: &ProfileTable,
     trajectories: &[Trajectory],

@@ -407,6 +407,10 @@ pub fn analyze_log(
     })
 }
 
+#[allow(
+    clippy::too_many_lines,
+    reason = "one slice's report: every estimate of the spec's table, in its order"
+)]
 fn slice_report(
     key: SliceKey,
     idx: &[usize],

@@ -912,6 +912,10 @@ impl Agent<'_, '_> {
         }
     }
 
+    #[allow(
+        clippy::too_many_lines,
+        reason = "the scripted policy's steps as one readable script"
+    )]
     fn run(&mut self, script: Script) {
         let g = self.g;
         let d = g.domain;
