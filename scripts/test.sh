@@ -29,6 +29,9 @@ step "clippy (wasm32, web-safe lints)"
 CLIPPY_CONF_DIR="$ROOT/scripts/clippy_wasm" \
   cargo clippy --workspace --exclude gapscope-cli --target wasm32-unknown-unknown --locked -- -D warnings
 
+step "rustdoc: broken or private intra-doc links are errors (workspace lints)"
+cargo doc --workspace --no-deps --document-private-items --locked
+
 step "native tests"
 cargo test --workspace --locked
 

@@ -5,6 +5,10 @@
 //! makes text terminal-safe and writes it. Context (file names) is added to
 //! core errors here, at the edge; every number comes from the core.
 
+// The doc comments of the clap argument structs are the `--help` text, where
+// `[,TOOL]` is usage syntax, not a link.
+#![allow(rustdoc::broken_intra_doc_links)]
+
 mod args;
 mod commands;
 mod ingest;

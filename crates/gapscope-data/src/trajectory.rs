@@ -73,7 +73,7 @@ pub struct Trajectory {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gold_actions: Vec<GoldAction>,
     /// Counts of the messages, kept when a light read dropped them
-    /// ([`ReadOptions::light`]); `None` when the messages are here.
+    /// ([`ReadOptions::light`](crate::formats::ReadOptions::light)); `None` when the messages are here.
     #[serde(skip)]
     pub stats: Option<MessageStats>,
     /// The file's own identity of this trajectory ([`Trajectory::identity`]):

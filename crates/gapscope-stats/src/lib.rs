@@ -4,7 +4,7 @@
 //!   pairwise deletion (undefined stays `None`).
 //! - [`ridge`]: the plain definition of ridge with an unpenalized intercept on
 //!   standardized features ([`ridge::Alpha`] is the validated penalty).
-//! - [`heldout`]: held-out prediction by group — [`heldout::reference`]
+//! - [`heldout`]: held-out prediction by group — [`heldout::reference`](mod@heldout::reference)
 //!   (row refits, the definition) and [`heldout::engine`] (per-group sums,
 //!   one eigendecomposition per training set; the fast path, tested against
 //!   the reference).
