@@ -14,19 +14,20 @@ use gapscope_worker::{
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::model::{correlation_heatmap, fmt, gap_heatmap, CorrelationKind, Heatmap};
 use crate::pool::{JobId, Pool, PoolStats};
-use crate::table::Table;
-use crate::trajectory_views::{
-    self as tv, RewardFilter, TrajectoryFilter, TrajectoryOrder, TRAJECTORY_VIEWS,
-};
-use crate::views::{self, GapOrder, VIEWS};
 use crate::web;
-use crate::{evidence_views as tv_evidence, runtime_views as tv_runtime};
 use gapscope_core::overview::Overview;
 use gapscope_core::runtime::{RuntimeReport, SimParams};
 use gapscope_core::stability::{StabilityReport, StabilitySettings};
 use gapscope_core::trajectory::Trajectory;
+use gapscope_view::format::fmt;
+use gapscope_view::gaps::{self as views, GapOrder, VIEWS};
+use gapscope_view::heatmap::{correlation_heatmap, gap_heatmap, CorrelationKind, Heatmap};
+use gapscope_view::table::Table;
+use gapscope_view::trajectories::{
+    self as tv, RewardFilter, TrajectoryFilter, TrajectoryOrder, TRAJECTORY_VIEWS,
+};
+use gapscope_view::{evidence as tv_evidence, runtime as tv_runtime};
 
 /// Mount the app on `<body>`.
 pub fn start() {
@@ -2458,11 +2459,11 @@ fn TeachingView(wb: Workbench) -> impl IntoView {
                         title: "Recovery of planted gaps (mean Spearman over seeds)".into(),
                         headers: ["Models", "Families", "Seeds", "Macro gap ρ", "Per-operation ρ (mean)"].map(String::from).to_vec(),
                         rows: points.iter().map(|p| vec![
-                            crate::table::Cell::num(Some(p.models as f64), 0),
-                            crate::table::Cell::num(Some(p.families as f64), 0),
-                            crate::table::Cell::num(Some(p.seeds as f64), 0),
-                            crate::table::Cell::num(p.macro_rho, 2),
-                            crate::table::Cell::num(p.operation_rho, 2),
+                            gapscope_view::table::Cell::num(Some(p.models as f64), 0),
+                            gapscope_view::table::Cell::num(Some(p.families as f64), 0),
+                            gapscope_view::table::Cell::num(Some(p.seeds as f64), 0),
+                            gapscope_view::table::Cell::num(p.macro_rho, 2),
+                            gapscope_view::table::Cell::num(p.operation_rho, 2),
                         ]).collect(),
                     } wb=wb />
                 }.into_any(),

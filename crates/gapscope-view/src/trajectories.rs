@@ -7,7 +7,7 @@ use gapscope_core::overview::{Overview, TrajectorySummary};
 use gapscope_core::stability::StabilityReport;
 
 use crate::chart::{self, Point};
-use crate::model::fmt;
+use crate::format::fmt;
 use crate::table::{Cell, Table};
 
 /// The trajectory and stability pages: (id, menu label, one-line explanation).
@@ -367,8 +367,10 @@ mod tests {
     use super::*;
     use gapscope_core::overview::overview;
 
-    const FOUNDATIONAL: &str = include_str!("../assets/synthetic-trajectories/foundational.csv");
-    const TRAJECTORIES: &str = include_str!("../assets/synthetic-trajectories/trajectories.jsonl");
+    const FOUNDATIONAL: &str =
+        include_str!("../../../assets/synthetic-trajectories/foundational.csv");
+    const TRAJECTORIES: &str =
+        include_str!("../../../assets/synthetic-trajectories/trajectories.jsonl");
 
     fn corpus() -> Overview {
         overview(
