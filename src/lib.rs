@@ -11,11 +11,17 @@
 //! never builds leptos.
 
 #[cfg(target_arch = "wasm32")]
+mod answers;
+#[cfg(target_arch = "wasm32")]
 mod app;
+#[cfg(target_arch = "wasm32")]
+mod parts;
 #[cfg(target_arch = "wasm32")]
 mod pool;
 #[cfg(target_arch = "wasm32")]
 mod web;
+#[cfg(target_arch = "wasm32")]
+mod widgets;
 
 #[cfg(target_arch = "wasm32")]
 pub use app::start;

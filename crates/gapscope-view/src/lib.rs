@@ -8,6 +8,7 @@
 //! - [`chart`]: figures as standalone SVG text (the string shown is the
 //!   string exported);
 //! - [`heatmap`]: the gap and correlation heatmaps;
+//! - [`nav`]: the parts of the page and their views, as enums;
 //! - one module per part of the page: [`gaps`] (realization gaps),
 //!   [`trajectories`] (trajectory list, stability, planted vs recovered),
 //!   [`evidence`] (evidence to action, with the episode replay) and
@@ -19,6 +20,7 @@ pub mod evidence;
 pub mod format;
 pub mod gaps;
 pub mod heatmap;
+pub mod nav;
 pub mod runtime;
 pub mod table;
 pub mod trajectories;
