@@ -176,14 +176,27 @@ pub(crate) fn App() -> impl IntoView {
     view! {
         <header class="top">
             <h1>"gapscope"</h1>
-            <p class="tagline">"Capability realization gaps: where agents execute above or below what their foundational profile predicts. Everything runs in this page; no file leaves your machine."</p>
+            <p class="tagline">
+                "Capability realization gaps: where agents execute above or below what their foundational profile predicts. Everything runs in this page; no file leaves your machine."
+            </p>
         </header>
         <main>
             <nav class="areas" aria-label="parts of the workbench" data-testid="areas">
-                {Area::ALL.iter().map(|&area| view! {
-                    <button data-area=area.id() class:on=move || wb.area.get() == area aria-pressed=move || (wb.area.get() == area).to_string()
-                        on:click=move |_| wb.area.set(area)>{area.label()}</button>
-                }).collect_view()}
+                {Area::ALL
+                    .iter()
+                    .map(|&area| {
+                        view! {
+                            <button
+                                data-area=area.id()
+                                class:on=move || wb.area.get() == area
+                                aria-pressed=move || (wb.area.get() == area).to_string()
+                                on:click=move |_| wb.area.set(area)
+                            >
+                                {area.label()}
+                            </button>
+                        }
+                    })
+                    .collect_view()}
             </nav>
             <SettingsBar wb=wb />
             <Status wb=wb />
@@ -193,12 +206,29 @@ pub(crate) fn App() -> impl IntoView {
                 Area::Gaps => view! { <GapsArea wb=wb /> }.into_any(),
             }}
         </main>
-        <footer>"gapscope " {env!("CARGO_PKG_VERSION")} " — offline workbench for agent-evaluation artifacts. Synthetic data is labelled as such wherever it appears."</footer>
-        {move || wb.hover.get().map(|h| view! {
-            <div class="tooltip" role="tooltip" data-testid="tooltip"
-                 style=format!("left: {}px; top: {}px", h.x + 14, h.y + 14)>
-                {h.text.lines().map(|l| view! { <div>{l.to_string()}</div> }).collect_view()}
-            </div>
-        })}
+        <footer>
+            "gapscope " {env!("CARGO_PKG_VERSION")}
+            " — offline workbench for agent-evaluation artifacts. Synthetic data is labelled as such wherever it appears."
+        </footer>
+        {move || {
+            wb.hover
+                .get()
+                .map(|h| {
+                    view! {
+                        <div
+                            class="tooltip"
+                            role="tooltip"
+                            data-testid="tooltip"
+                            style=format!("left: {}px; top: {}px", h.x + 14, h.y + 14)
+                        >
+                            {h
+                                .text
+                                .lines()
+                                .map(|l| view! { <div>{l.to_string()}</div> })
+                                .collect_view()}
+                        </div>
+                    }
+                })
+        }}
     }
 }

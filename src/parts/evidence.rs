@@ -109,17 +109,54 @@ pub(crate) fn EvidenceArea(wb: Workbench) -> impl IntoView {
                 let worked = wb.ev.source.with_value(|s| s.is_none());
                 wb.ev.report.answer.track();
                 if worked {
-                    view! { <span class="badge synthetic" data-testid="worked-badge">"worked case set"</span>
-                        <span class="origin">"42 cases and scripted trajectories written for gapscope (not the paper's benchmark, not language models); "<code>"gapscope evidence worked"</code>" writes them"</span> }.into_any()
+                    view! {
+                        <span class="badge synthetic" data-testid="worked-badge">
+                            "worked case set"
+                        </span>
+                        <span class="origin">
+                            "42 cases and scripted trajectories written for gapscope (not the paper's benchmark, not language models); "
+                            <code>"gapscope evidence worked"</code>" writes them"
+                        </span>
+                    }
+                        .into_any()
                 } else {
-                    view! { <span class="file">{wb.ev.source.with_value(|s| s.as_ref().map(source_label).unwrap_or_default())}</span> }.into_any()
+                    view! {
+                        <span class="file">
+                            {wb
+                                .ev
+                                .source
+                                .with_value(|s| s.as_ref().map(source_label).unwrap_or_default())}
+                        </span>
+                    }
+                        .into_any()
                 }
             }}
-            <p class="detail">"Open your own: "<label class="pick">"a case file and its trajectories (JSONL)"<input type="file" multiple data-testid="evidence-input" on:change=pick /></label>
-                " · "<button class="link" data-testid="evidence-worked" on:click=move |_| { wb.ev.source.set_value(None); wb.ev.report.answer.set(None); wb.run_evidence(); }>"the worked set"</button></p>
+            <p class="detail">
+                "Open your own: "
+                <label class="pick">
+                    "a case file and its trajectories (JSONL)"
+                    <input type="file" multiple data-testid="evidence-input" on:change=pick />
+                </label> " · "
+                <button
+                    class="link"
+                    data-testid="evidence-worked"
+                    on:click=move |_| {
+                        wb.ev.source.set_value(None);
+                        wb.ev.report.answer.set(None);
+                        wb.run_evidence();
+                    }
+                >
+                    "the worked set"
+                </button>
+            </p>
         </section>
         {sub_nav(wb.ev.view, Some("evidence-nav"))}
-        {area_panel(wb, wb.ev.view, false, move |id| view! { <EvidenceView wb=wb id=id /> }.into_any())}
+        {area_panel(
+            wb,
+            wb.ev.view,
+            false,
+            move |id| view! { <EvidenceView wb=wb id=id /> }.into_any(),
+        )}
     }
 }
 
@@ -128,44 +165,119 @@ pub(crate) fn EvidenceView(wb: Workbench, id: View) -> impl IntoView {
     move || {
         let r = match wb.ev.report.answer.get() {
             None => return view! { <p class="explain">"Scoring in a worker…"</p> }.into_any(),
-            Some(Err(e)) => return view! { <p class="invalid" role="alert" data-testid="evidence-error">{e}</p> }.into_any(),
+            Some(Err(e)) => {
+                return view! {
+                    <p class="invalid" role="alert" data-testid="evidence-error">
+                        {e}
+                    </p>
+                }
+                .into_any()
+            }
             Some(Ok(r)) => r,
         };
         match id {
-            View::Ecs => view! { <TableView table=tv_evidence::ecs_protocol_table(&r) wb=wb /> <TableView table=tv_evidence::ecs_domain_table(&r) wb=wb /> }.into_any(),
-            View::Coverage => view! { <TableView table=tv_evidence::coverage_table(&r) wb=wb /> }.into_any(),
+            View::Ecs => view! {
+                <TableView table=tv_evidence::ecs_protocol_table(&r) wb=wb />
+                <TableView table=tv_evidence::ecs_domain_table(&r) wb=wb />
+            }
+            .into_any(),
+            View::Coverage => {
+                view! { <TableView table=tv_evidence::coverage_table(&r) wb=wb /> }.into_any()
+            }
             View::Failures => {
                 let svg = tv_evidence::failure_chart(&r);
                 let click = move |ev: leptos::ev::MouseEvent| {
                     use wasm_bindgen::JsCast;
-                    let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
-                    let Some(bar) = el.closest("[data-failure]").ok().flatten() else { return };
+                    let Some(el) = ev
+                        .target()
+                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    else {
+                        return;
+                    };
+                    let Some(bar) = el.closest("[data-failure]").ok().flatten() else {
+                        return;
+                    };
                     let attr = |k: &str| bar.get_attribute(k);
-                    wb.ev.filter.set(tv_evidence::EpisodeFilter { config: attr("data-config"), protocol: attr("data-protocol"), failure: attr("data-failure") });
+                    wb.ev.filter.set(tv_evidence::EpisodeFilter {
+                        config: attr("data-config"),
+                        protocol: attr("data-protocol"),
+                        failure: attr("data-failure"),
+                    });
                     wb.ev.view.set(View::Episodes);
                 };
                 view! {
                     <p class="detail">"Click a segment to list its episodes."</p>
-                    <div on:click=click data-testid="failure-chart-wrap"><Figure svg=svg name="failure-types".into() wb=wb testid="failure-chart" /></div>
-                    <details class="alt"><summary>"The bars as a table"</summary><TableView table=tv_evidence::failure_table(&r) wb=wb /></details>
-                }.into_any()
+                    <div on:click=click data-testid="failure-chart-wrap">
+                        <Figure svg=svg name="failure-types".into() wb=wb testid="failure-chart" />
+                    </div>
+                    <details class="alt">
+                        <summary>"The bars as a table"</summary>
+                        <TableView table=tv_evidence::failure_table(&r) wb=wb />
+                    </details>
+                }
+                .into_any()
             }
             View::Effort => view! {
-                <div class="figures">{tv_evidence::effort_charts(&r).into_iter().map(|(p, svg)| view! { <Figure svg=svg name=format!("effort-{}", p.name()) wb=wb testid="effort-chart" /> }).collect_view()}</div>
+                <div class="figures">
+                    {tv_evidence::effort_charts(&r)
+                        .into_iter()
+                        .map(|(p, svg)| {
+                            view! {
+                                <Figure
+                                    svg=svg
+                                    name=format!("effort-{}", p.name())
+                                    wb=wb
+                                    testid="effort-chart"
+                                />
+                            }
+                        })
+                        .collect_view()}
+                </div>
                 <TableView table=tv_evidence::effort_table(&r) wb=wb />
-            }.into_any(),
+            }
+            .into_any(),
             View::Paired => view! {
                 <TableView table=tv_evidence::paired_table(&r) wb=wb />
-                {(0..r.paired.len()).filter_map(|k| tv_evidence::paired_cases_table(&r, k)).map(|t| view! { <details class="alt"><summary>{t.title.clone()}</summary><TableView table=t wb=wb /></details> }).collect_view()}
-            }.into_any(),
+                {(0..r.paired.len())
+                    .filter_map(|k| tv_evidence::paired_cases_table(&r, k))
+                    .map(|t| {
+                        view! {
+                            <details class="alt">
+                                <summary>{t.title.clone()}</summary>
+                                <TableView table=t wb=wb />
+                            </details>
+                        }
+                    })
+                    .collect_view()}
+            }
+            .into_any(),
             View::Episodes => {
                 let f = wb.ev.filter.get();
                 let (ids, table) = tv_evidence::episode_list(&r, &f);
                 let filtered = f != tv_evidence::EpisodeFilter::default();
                 view! {
-                    {filtered.then(|| view! { <p><button class="link" data-testid="clear-episode-filter" on:click=move |_| wb.ev.filter.set(Default::default())>"show every episode"</button></p> })}
-                    <ClickTable table=table ids=ids testid="evidence-episodes" on_open=Callback::new(move |id: String| wb.open_evidence_episode(id)) />
-                }.into_any()
+                    {filtered
+                        .then(|| {
+                            view! {
+                                <p>
+                                    <button
+                                        class="link"
+                                        data-testid="clear-episode-filter"
+                                        on:click=move |_| wb.ev.filter.set(Default::default())
+                                    >
+                                        "show every episode"
+                                    </button>
+                                </p>
+                            }
+                        })}
+                    <ClickTable
+                        table=table
+                        ids=ids
+                        testid="evidence-episodes"
+                        on_open=Callback::new(move |id: String| wb.open_evidence_episode(id))
+                    />
+                }
+                .into_any()
             }
             View::Episode => view! { <EvidenceReplay wb=wb report=r /> }.into_any(),
         }
@@ -191,27 +303,117 @@ pub(crate) fn EvidenceReplay(
                 .into_any();
         };
         view! {
-            <article class="viewer" data-testid="evidence-replay" data-id=v.trajectory_id.clone() data-outcome=v.outcome>
-                <h3>{format!("{} — case {} ({}, {}), {} repetition {}", v.trajectory_id, v.case_id, v.domain, v.protocol, v.config, v.repetition)}</h3>
-                <p class="sentence" data-testid="evidence-verdict">{v.verdict.clone()}</p>
+            <article
+                class="viewer"
+                data-testid="evidence-replay"
+                data-id=v.trajectory_id.clone()
+                data-outcome=v.outcome
+            >
+                <h3>
+                    {format!(
+                        "{} — case {} ({}, {}), {} repetition {}",
+                        v.trajectory_id,
+                        v.case_id,
+                        v.domain,
+                        v.protocol,
+                        v.config,
+                        v.repetition,
+                    )}
+                </h3>
+                <p class="sentence" data-testid="evidence-verdict">
+                    {v.verdict.clone()}
+                </p>
                 <p class="detail">{v.instruction.clone()}</p>
                 <ul class="requirements" data-testid="requirements">
-                    {v.requirements.iter().map(|q| view! {
-                        <li class=format!("req {}", q.tone.class()) data-id=q.id.clone()>{q.summary()}</li>
-                    }).collect_view()}
+                    {v
+                        .requirements
+                        .iter()
+                        .map(|q| {
+                            view! {
+                                <li class=format!("req {}", q.tone.class()) data-id=q.id.clone()>
+                                    {q.summary()}
+                                </li>
+                            }
+                        })
+                        .collect_view()}
                 </ul>
                 <ol class="messages" data-testid="replay-steps">
-                    {v.steps.into_iter().map(|s| view! {
-                        <li class=format!("msg role-{}", s.role) class:tool-error=s.failure_here data-message=s.message.to_string()>
-                            <span class="role">{format!("{} · message {}", s.role, s.message)}</span>
-                            {s.text.map(|t| view! { <div class="text">{t}</div> })}
-                            {s.calls.into_iter().map(|c| view! { <details class="tool-call"><summary><code>{format!("{}({})", c.tool, c.args)}</code>{format!(" [{}]", c.class)}</summary><pre>{format!("call {} · status {}", c.call_id, c.status.unwrap_or_else(|| "—".into()))}</pre></details> }).collect_view()}
-                            {s.results.into_iter().map(|r| view! { <details class="tool-result"><summary>{format!("result of {} ({})", r.tool, r.status.unwrap_or_else(|| "—".into()))}</summary><pre>{r.content}</pre></details> }).collect_view()}
-                            {(!s.events.is_empty()).then(|| view! {
-                                <ul class="ledger" data-testid="ledger-events">{s.events.iter().map(|e| view! { <li class=format!("event {}", e.tone().class())>{e.summary()}</li> }).collect_view()}</ul>
-                            })}
-                        </li>
-                    }).collect_view()}
+                    {v
+                        .steps
+                        .into_iter()
+                        .map(|s| {
+                            view! {
+                                <li
+                                    class=format!("msg role-{}", s.role)
+                                    class:tool-error=s.failure_here
+                                    data-message=s.message.to_string()
+                                >
+                                    <span class="role">
+                                        {format!("{} · message {}", s.role, s.message)}
+                                    </span>
+                                    {s.text.map(|t| view! { <div class="text">{t}</div> })}
+                                    {s
+                                        .calls
+                                        .into_iter()
+                                        .map(|c| {
+                                            view! {
+                                                <details class="tool-call">
+                                                    <summary>
+                                                        <code>{format!("{}({})", c.tool, c.args)}</code>
+                                                        {format!(" [{}]", c.class)}
+                                                    </summary>
+                                                    <pre>
+                                                        {format!(
+                                                            "call {} · status {}",
+                                                            c.call_id,
+                                                            c.status.unwrap_or_else(|| "—".into()),
+                                                        )}
+                                                    </pre>
+                                                </details>
+                                            }
+                                        })
+                                        .collect_view()}
+                                    {s
+                                        .results
+                                        .into_iter()
+                                        .map(|r| {
+                                            view! {
+                                                <details class="tool-result">
+                                                    <summary>
+                                                        {format!(
+                                                            "result of {} ({})",
+                                                            r.tool,
+                                                            r.status.unwrap_or_else(|| "—".into()),
+                                                        )}
+                                                    </summary>
+                                                    <pre>{r.content}</pre>
+                                                </details>
+                                            }
+                                        })
+                                        .collect_view()}
+                                    {(!s.events.is_empty())
+                                        .then(|| {
+                                            view! {
+                                                <ul class="ledger" data-testid="ledger-events">
+                                                    {s
+                                                        .events
+                                                        .iter()
+                                                        .map(|e| {
+                                                            view! {
+                                                                <li class=format!(
+                                                                    "event {}",
+                                                                    e.tone().class(),
+                                                                )>{e.summary()}</li>
+                                                            }
+                                                        })
+                                                        .collect_view()}
+                                                </ul>
+                                            }
+                                        })}
+                                </li>
+                            }
+                        })
+                        .collect_view()}
                 </ol>
             </article>
         }.into_any()

@@ -77,32 +77,106 @@ pub(crate) fn TeachingView(wb: Workbench) -> impl IntoView {
             .collect();
         let pv = tv::planted_vs_recovered(&a.report, &planted, &gap.get());
         view! {
-            <label>"gap " <select data-testid="teaching-gap" on:change=move |ev| gap.set(event_target_value(&ev))>
-                {names.into_iter().map(|n| { let (n2, n3) = (n.clone(), n.clone()); view! { <option value=n3 selected=move || gap.get() == n2>{n}</option> } }).collect_view()}
-            </select></label>
-            {pv.map(|(t, svg, _)| view! {
-                <Figure svg=svg name=format!("planted-{}", gap.get_untracked()) wb=wb testid="planted-scatter" />
-                <details class="alt"><summary>"As a table"</summary><TableView table=t wb=wb /></details>
-            })}
-            <p class="detail">"How does recovery grow with the number of models? "
-                <button data-testid="run-recovery" on:click=run>"Generate corpora of 15, 50 and 200 models (5 seeds each) and measure"</button></p>
-            {move || progress.get().map(|p| view! { <p class="muted" data-testid="recovery-progress">{format!("{} ({} of {})", p.label, p.step, p.of)}</p> })}
-            {move || recovery.answer.get().map(|r| match r {
-                Err(e) => view! { <p class="invalid" role="alert">{e}</p> }.into_any(),
-                Ok(points) => view! {
-                    <TableView table=Table {
-                        title: "Recovery of planted gaps (mean Spearman over seeds)".into(),
-                        headers: ["Models", "Families", "Seeds", "Macro gap ρ", "Per-operation ρ (mean)"].map(String::from).to_vec(),
-                        rows: points.iter().map(|p| vec![
-                            Cell::num(Some(p.models as f64), 0),
-                            Cell::num(Some(p.families as f64), 0),
-                            Cell::num(Some(p.seeds as f64), 0),
-                            Cell::num(p.macro_rho, 2),
-                            Cell::num(p.operation_rho, 2),
-                        ]).collect(),
-                    } wb=wb />
-                }.into_any(),
-            })}
-        }.into_any()
+            <label>
+                "gap "
+                <select
+                    data-testid="teaching-gap"
+                    on:change=move |ev| gap.set(event_target_value(&ev))
+                >
+                    {names
+                        .into_iter()
+                        .map(|n| {
+                            let (n2, n3) = (n.clone(), n.clone());
+                            view! {
+                                <option value=n3 selected=move || gap.get() == n2>
+                                    {n}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+            {pv
+                .map(|(t, svg, _)| {
+                    view! {
+                        <Figure
+                            svg=svg
+                            name=format!("planted-{}", gap.get_untracked())
+                            wb=wb
+                            testid="planted-scatter"
+                        />
+                        <details class="alt">
+                            <summary>"As a table"</summary>
+                            <TableView table=t wb=wb />
+                        </details>
+                    }
+                })}
+            <p class="detail">
+                "How does recovery grow with the number of models? "
+                <button data-testid="run-recovery" on:click=run>
+                    "Generate corpora of 15, 50 and 200 models (5 seeds each) and measure"
+                </button>
+            </p>
+            {move || {
+                progress
+                    .get()
+                    .map(|p| {
+                        view! {
+                            <p class="muted" data-testid="recovery-progress">
+                                {format!("{} ({} of {})", p.label, p.step, p.of)}
+                            </p>
+                        }
+                    })
+            }}
+            {move || {
+                recovery
+                    .answer
+                    .get()
+                    .map(|r| match r {
+                        Err(e) => {
+                            view! {
+                                <p class="invalid" role="alert">
+                                    {e}
+                                </p>
+                            }
+                                .into_any()
+                        }
+                        Ok(points) => {
+                            view! {
+                                <TableView
+                                    table=Table {
+                                        title: "Recovery of planted gaps (mean Spearman over seeds)"
+                                            .into(),
+                                        headers: [
+                                            "Models",
+                                            "Families",
+                                            "Seeds",
+                                            "Macro gap ρ",
+                                            "Per-operation ρ (mean)",
+                                        ]
+                                            .map(String::from)
+                                            .to_vec(),
+                                        rows: points
+                                            .iter()
+                                            .map(|p| {
+                                                vec![
+                                                    Cell::num(Some(p.models as f64), 0),
+                                                    Cell::num(Some(p.families as f64), 0),
+                                                    Cell::num(Some(p.seeds as f64), 0),
+                                                    Cell::num(p.macro_rho, 2),
+                                                    Cell::num(p.operation_rho, 2),
+                                                ]
+                                            })
+                                            .collect(),
+                                    }
+                                    wb=wb
+                                />
+                            }
+                                .into_any()
+                        }
+                    })
+            }}
+        }
+        .into_any()
     }
 }

@@ -209,10 +209,18 @@ impl Workbench {
 #[component]
 pub(crate) fn NeedTrajectories(wb: Workbench, what: &'static str) -> impl IntoView {
     view! {
-        <p class="detail" data-testid="need-trajectories">{what}
+        <p class="detail" data-testid="need-trajectories">
+            {what}
             " Drop trajectory files (canonical JSONL, τ²-bench results, Inspect AI logs) with a foundational profile file, or "
-            <button class="link" data-testid="load-corpus" on:click=move |_| wb.open(Source::Corpus)>"load the synthetic trajectory corpus"</button>
-            " (seeded generator, planted gaps, 12 scenario groups)."</p>
+            <button
+                class="link"
+                data-testid="load-corpus"
+                on:click=move |_| wb.open(Source::Corpus)
+            >
+                "load the synthetic trajectory corpus"
+            </button>
+            " (seeded generator, planted gaps, 12 scenario groups)."
+        </p>
     }
 }
 
@@ -225,10 +233,12 @@ pub(crate) fn TrajectoriesView(wb: Workbench) -> impl IntoView {
         None => {
             view! { <NeedTrajectories wb=wb what="No trajectory files are loaded." /> }.into_any()
         }
-        Some(Err(e)) => {
-            view! { <p class="invalid" role="alert" data-testid="overview-error">{e}</p> }
-                .into_any()
+        Some(Err(e)) => view! {
+            <p class="invalid" role="alert" data-testid="overview-error">
+                {e}
+            </p>
         }
+        .into_any(),
         Some(Ok(o)) => view! { <TrajectoryList wb=wb overview=o /> }.into_any(),
     }
 }
@@ -252,66 +262,328 @@ pub(crate) fn TrajectoryList(wb: Workbench, overview: Arc<Overview>) -> impl Int
     const SHOWN: usize = 200;
     let o_list = o.clone();
     view! {
-        <p class="sentence" data-testid="overview-summary">{format!("{}.", o.summary)}</p>
+        <p class="sentence" data-testid="overview-summary">
+            {format!("{}.", o.summary)}
+        </p>
         <ProxyLabels wb=wb />
-        {(!o.notes.is_empty()).then(|| view! { <ul class="warnings" data-testid="overview-notes">{o.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}</ul> })}
+        {(!o.notes.is_empty())
+            .then(|| {
+                view! {
+                    <ul class="warnings" data-testid="overview-notes">
+                        {o.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}
+                    </ul>
+                }
+            })}
         <TableView table=tv::profile_table(&o) wb=wb />
         <div class="filters" data-testid="trajectory-filters">
-            <label>"model " <select data-testid="filter-model" on:change=move |ev| { let v = pick(event_target_value(&ev)); wb.traj.filter.update(|f| f.model = v); }>
-                <option value="" selected=move || wb.traj.filter.get().model.is_none()>"all"</option>
-                {models.into_iter().map(|m| { let (m2, m3) = (m.clone(), m.clone()); view! { <option value=m3 selected=move || wb.traj.filter.get().model.as_deref() == Some(m2.as_str())>{m}</option> } }).collect_view()}
-            </select></label>
-            <label>"task " <input type="text" size="10" data-testid="filter-task" prop:value=move || wb.traj.filter.get().task
-                on:input=move |ev| { let v = event_target_value(&ev); wb.traj.filter.update(|f| f.task = v); } /></label>
-            {(!groups.is_empty()).then(|| view! {
-                <label>"group " <select data-testid="filter-group" on:change=move |ev| { let v = pick(event_target_value(&ev)); wb.traj.filter.update(|f| f.group = v); }>
-                    <option value="" selected=move || wb.traj.filter.get().group.is_none()>"all"</option>
-                    {groups.into_iter().map(|g| { let (v, g2) = (g.clone(), g.clone()); view! { <option value=v selected=move || wb.traj.filter.get().group.as_deref() == Some(g2.as_str())>{g}</option> } }).collect_view()}
-                </select></label>
-            })}
-            <label>"reward " <select data-testid="filter-reward" on:change=move |ev| { let v = event_target_value(&ev); wb.traj.filter.update(|f| f.reward = match v.as_str() { "success" => RewardFilter::Success, "failure" => RewardFilter::Failure, _ => RewardFilter::All }); }>
-                <option value="all" selected=move || wb.traj.filter.get().reward == RewardFilter::All>"all"</option>
-                <option value="success" selected=move || wb.traj.filter.get().reward == RewardFilter::Success>"1 (success)"</option>
-                <option value="failure" selected=move || wb.traj.filter.get().reward == RewardFilter::Failure>"below 1"</option>
-            </select></label>
-            {(!terminations.is_empty()).then(|| view! {
-                <label>"termination " <select data-testid="filter-termination" on:change=move |ev| { let v = pick(event_target_value(&ev)); wb.traj.filter.update(|f| f.termination = v); }>
-                    <option value="" selected=move || wb.traj.filter.get().termination.is_none()>"all"</option>
-                    {terminations.into_iter().map(|g| { let (v, g2) = (g.clone(), g.clone()); view! { <option value=v selected=move || wb.traj.filter.get().termination.as_deref() == Some(g2.as_str())>{g}</option> } }).collect_view()}
-                </select></label>
-            })}
-            <label><input type="checkbox" data-testid="filter-tool-errors" prop:checked=move || wb.traj.filter.get().tool_errors_only on:change=move |ev| { let on = event_target_checked(&ev); wb.traj.filter.update(|f| f.tool_errors_only = on); } />" with tool errors"</label>
-            <label><input type="checkbox" data-testid="filter-gold" prop:checked=move || wb.traj.filter.get().gold_unmatched_only on:change=move |ev| { let on = event_target_checked(&ev); wb.traj.filter.update(|f| f.gold_unmatched_only = on); } />" with missed gold actions"</label>
-            <label>"order " <select data-testid="trajectory-order" on:change=move |ev| { let v = event_target_value(&ev); wb.traj.order.set(match v.as_str() { "input" => TrajectoryOrder::Input, "reward" => TrajectoryOrder::Reward, op => TrajectoryOrder::OperationAscending(op.trim_start_matches("op:").to_string()) }); }>
-                <option value="input" selected=move || wb.traj.order.get() == TrajectoryOrder::Input>"input order"</option>
-                <option value="reward" selected=move || wb.traj.order.get() == TrajectoryOrder::Reward>"reward (lowest first)"</option>
-                {ops.iter().map(|op| { let op2 = op.clone(); view! { <option value=format!("op:{op}") selected=move || wb.traj.order.get() == TrajectoryOrder::OperationAscending(op2.clone())>{format!("{op} score (lowest first)")}</option> } }).collect_view()}
-            </select></label>
+            <label>
+                "model "
+                <select
+                    data-testid="filter-model"
+                    on:change=move |ev| {
+                        let v = pick(event_target_value(&ev));
+                        wb.traj.filter.update(|f| f.model = v);
+                    }
+                >
+                    <option value="" selected=move || wb.traj.filter.get().model.is_none()>
+                        "all"
+                    </option>
+                    {models
+                        .into_iter()
+                        .map(|m| {
+                            let (m2, m3) = (m.clone(), m.clone());
+                            view! {
+                                <option
+                                    value=m3
+                                    selected=move || {
+                                        wb.traj.filter.get().model.as_deref() == Some(m2.as_str())
+                                    }
+                                >
+                                    {m}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+            <label>
+                "task "
+                <input
+                    type="text"
+                    size="10"
+                    data-testid="filter-task"
+                    prop:value=move || wb.traj.filter.get().task
+                    on:input=move |ev| {
+                        let v = event_target_value(&ev);
+                        wb.traj.filter.update(|f| f.task = v);
+                    }
+                />
+            </label>
+            {(!groups.is_empty())
+                .then(|| {
+                    view! {
+                        <label>
+                            "group "
+                            <select
+                                data-testid="filter-group"
+                                on:change=move |ev| {
+                                    let v = pick(event_target_value(&ev));
+                                    wb.traj.filter.update(|f| f.group = v);
+                                }
+                            >
+                                <option
+                                    value=""
+                                    selected=move || wb.traj.filter.get().group.is_none()
+                                >
+                                    "all"
+                                </option>
+                                {groups
+                                    .into_iter()
+                                    .map(|g| {
+                                        let (v, g2) = (g.clone(), g.clone());
+                                        view! {
+                                            <option
+                                                value=v
+                                                selected=move || {
+                                                    wb.traj.filter.get().group.as_deref() == Some(g2.as_str())
+                                                }
+                                            >
+                                                {g}
+                                            </option>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </select>
+                        </label>
+                    }
+                })}
+            <label>
+                "reward "
+                <select
+                    data-testid="filter-reward"
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        wb.traj
+                            .filter
+                            .update(|f| {
+                                f.reward = match v.as_str() {
+                                    "success" => RewardFilter::Success,
+                                    "failure" => RewardFilter::Failure,
+                                    _ => RewardFilter::All,
+                                };
+                            });
+                    }
+                >
+                    <option
+                        value="all"
+                        selected=move || wb.traj.filter.get().reward == RewardFilter::All
+                    >
+                        "all"
+                    </option>
+                    <option
+                        value="success"
+                        selected=move || wb.traj.filter.get().reward == RewardFilter::Success
+                    >
+                        "1 (success)"
+                    </option>
+                    <option
+                        value="failure"
+                        selected=move || wb.traj.filter.get().reward == RewardFilter::Failure
+                    >
+                        "below 1"
+                    </option>
+                </select>
+            </label>
+            {(!terminations.is_empty())
+                .then(|| {
+                    view! {
+                        <label>
+                            "termination "
+                            <select
+                                data-testid="filter-termination"
+                                on:change=move |ev| {
+                                    let v = pick(event_target_value(&ev));
+                                    wb.traj.filter.update(|f| f.termination = v);
+                                }
+                            >
+                                <option
+                                    value=""
+                                    selected=move || wb.traj.filter.get().termination.is_none()
+                                >
+                                    "all"
+                                </option>
+                                {terminations
+                                    .into_iter()
+                                    .map(|g| {
+                                        let (v, g2) = (g.clone(), g.clone());
+                                        view! {
+                                            <option
+                                                value=v
+                                                selected=move || {
+                                                    wb.traj.filter.get().termination.as_deref()
+                                                        == Some(g2.as_str())
+                                                }
+                                            >
+                                                {g}
+                                            </option>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </select>
+                        </label>
+                    }
+                })}
+            <label>
+                <input
+                    type="checkbox"
+                    data-testid="filter-tool-errors"
+                    prop:checked=move || wb.traj.filter.get().tool_errors_only
+                    on:change=move |ev| {
+                        let on = event_target_checked(&ev);
+                        wb.traj.filter.update(|f| f.tool_errors_only = on);
+                    }
+                />
+                " with tool errors"
+            </label>
+            <label>
+                <input
+                    type="checkbox"
+                    data-testid="filter-gold"
+                    prop:checked=move || wb.traj.filter.get().gold_unmatched_only
+                    on:change=move |ev| {
+                        let on = event_target_checked(&ev);
+                        wb.traj.filter.update(|f| f.gold_unmatched_only = on);
+                    }
+                />
+                " with missed gold actions"
+            </label>
+            <label>
+                "order "
+                <select
+                    data-testid="trajectory-order"
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        wb.traj
+                            .order
+                            .set(
+                                match v.as_str() {
+                                    "input" => TrajectoryOrder::Input,
+                                    "reward" => TrajectoryOrder::Reward,
+                                    op => {
+                                        TrajectoryOrder::OperationAscending(
+                                            op.trim_start_matches("op:").to_string(),
+                                        )
+                                    }
+                                },
+                            );
+                    }
+                >
+                    <option
+                        value="input"
+                        selected=move || wb.traj.order.get() == TrajectoryOrder::Input
+                    >
+                        "input order"
+                    </option>
+                    <option
+                        value="reward"
+                        selected=move || wb.traj.order.get() == TrajectoryOrder::Reward
+                    >
+                        "reward (lowest first)"
+                    </option>
+                    {ops
+                        .iter()
+                        .map(|op| {
+                            let op2 = op.clone();
+                            view! {
+                                <option
+                                    value=format!("op:{op}")
+                                    selected=move || {
+                                        wb.traj.order.get()
+                                            == TrajectoryOrder::OperationAscending(op2.clone())
+                                    }
+                                >
+                                    {format!("{op} score (lowest first)")}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </label>
         </div>
         {move || {
             let rows = rows.get();
             let o = o_list.clone();
             let shown = rows.len().min(SHOWN);
             let table = tv::list_table(&o, &rows[..shown]);
-            let ids: Vec<String> = rows[..shown].iter().map(|&i| o.trajectories[i].id.clone()).collect();
+            let ids: Vec<String> = rows[..shown]
+                .iter()
+                .map(|&i| o.trajectories[i].id.clone())
+                .collect();
             view! {
-                <p class="detail" data-testid="trajectory-count">{format!("{} of {} trajectories{}", rows.len(), o.trajectories.len(), if rows.len() > SHOWN { format!("; the first {SHOWN} are listed: narrow the filters to see others") } else { String::new() })}</p>
-                <div class="table-wrap"><table class="data trajectories" data-testid="trajectory-list" data-title="Trajectories">
-                    <thead><tr>{table.headers.iter().map(|h| view! { <th scope="col">{h.clone()}</th> }).collect_view()}</tr></thead>
-                    <tbody>
-                        {table.rows.into_iter().zip(ids).map(|(cells, id)| {
-                            let id2 = id.clone();
-                            let id3 = id.clone();
-                            view! {
-                                <tr tabindex="0" data-id=id.clone() class:open=move || wb.traj.open.answer.with(|t| matches!(t, Some(Ok(t)) if t.id == id3))
-                                    on:click=move |_| wb.open_trajectory(id.clone())
-                                    on:keydown=move |ev| row_keys(&ev, || wb.open_trajectory(id2.clone()))>
-                                    {cells.into_iter().map(|c| view! { <td>{c.display()}</td> }).collect_view()}
-                                </tr>
-                            }
-                        }).collect_view()}
-                    </tbody>
-                </table></div>
+                <p class="detail" data-testid="trajectory-count">
+                    {format!(
+                        "{} of {} trajectories{}",
+                        rows.len(),
+                        o.trajectories.len(),
+                        if rows.len() > SHOWN {
+                            format!(
+                                "; the first {SHOWN} are listed: narrow the filters to see others",
+                            )
+                        } else {
+                            String::new()
+                        },
+                    )}
+                </p>
+                <div class="table-wrap">
+                    <table
+                        class="data trajectories"
+                        data-testid="trajectory-list"
+                        data-title="Trajectories"
+                    >
+                        <thead>
+                            <tr>
+                                {table
+                                    .headers
+                                    .iter()
+                                    .map(|h| view! { <th scope="col">{h.clone()}</th> })
+                                    .collect_view()}
+                            </tr>
+                        </thead>
+                        <tbody>
+                            {table
+                                .rows
+                                .into_iter()
+                                .zip(ids)
+                                .map(|(cells, id)| {
+                                    let id2 = id.clone();
+                                    let id3 = id.clone();
+                                    view! {
+                                        <tr
+                                            tabindex="0"
+                                            data-id=id.clone()
+                                            class:open=move || {
+                                                wb.traj
+                                                    .open
+                                                    .answer
+                                                    .with(|t| matches!(t, Some(Ok(t)) if t.id == id3))
+                                            }
+                                            on:click=move |_| wb.open_trajectory(id.clone())
+                                            on:keydown=move |ev| row_keys(
+                                                &ev,
+                                                || wb.open_trajectory(id2.clone()),
+                                            )
+                                        >
+                                            {cells
+                                                .into_iter()
+                                                .map(|c| view! { <td>{c.display()}</td> })
+                                                .collect_view()}
+                                        </tr>
+                                    }
+                                })
+                                .collect_view()}
+                        </tbody>
+                    </table>
+                </div>
             }
         }}
         <TrajectoryViewer wb=wb operations=o.profile.operations.clone() />
@@ -329,25 +601,62 @@ pub(crate) fn ProxyLabels(wb: Workbench) -> impl IntoView {
         let running = wb.traj.proxy.running() && wb.traj.proxy.answer.get().is_none();
         view! {
             <div class="proxy" data-testid="proxy">
-                <button data-testid="derive-proxy-labels" disabled=running on:click=move |_| wb.derive_proxy_labels()
-                    title="Deterministic operation labels (ST, AS, RC, TM) from the trace of every τ²-bench simulation, as gapscope evidence tau2-labels gives them (docs/proxy-labels.md), added to the loaded files as proxy-labels.csv">
-                    {if running { "Deriving proxy labels…" } else { "Derive proxy labels (τ²-bench)" }}</button>
+                <button
+                    data-testid="derive-proxy-labels"
+                    disabled=running
+                    on:click=move |_| wb.derive_proxy_labels()
+                    title="Deterministic operation labels (ST, AS, RC, TM) from the trace of every τ²-bench simulation, as gapscope evidence tau2-labels gives them (docs/proxy-labels.md), added to the loaded files as proxy-labels.csv"
+                >
+                    {if running {
+                        "Deriving proxy labels…"
+                    } else {
+                        "Derive proxy labels (τ²-bench)"
+                    }}
+                </button>
                 {match wb.traj.proxy.answer.get() {
                     None => ().into_any(),
-                    Some(Err(e)) => view! { <span class="invalid" role="alert" data-testid="proxy-error">{e}</span> }.into_any(),
+                    Some(Err(e)) => {
+                        view! {
+                            <span class="invalid" role="alert" data-testid="proxy-error">
+                                {e}
+                            </span>
+                        }
+                            .into_any()
+                    }
                     Some(Ok(p)) => {
                         let csv = p.csv.clone();
                         let rows = p.csv.lines().count().saturating_sub(1);
                         view! {
-                            <span class="detail" data-testid="proxy-note">{format!(
-                                "{PROXY_LABELS}: {rows} labels from {}{}; the operation profile below uses them.",
-                                p.labelled.join(", "),
-                                if p.left_out.is_empty() { String::new() } else { format!(" ({} left out: not τ²-bench results)", p.left_out.join(", ")) }
-                            )}</span>
+                            <span class="detail" data-testid="proxy-note">
+                                {format!(
+                                    "{PROXY_LABELS}: {rows} labels from {}{}; the operation profile below uses them.",
+                                    p.labelled.join(", "),
+                                    if p.left_out.is_empty() {
+                                        String::new()
+                                    } else {
+                                        format!(
+                                            " ({} left out: not τ²-bench results)",
+                                            p.left_out.join(", "),
+                                        )
+                                    },
+                                )}
+                            </span>
                             " "
-                            <button class="link" data-testid="proxy-download" on:click=move |_| { let _ = web::download(PROXY_LABELS, "text/csv", &csv); }>"Download"</button>
-                            <details><summary>"Per file and operation"</summary><pre data-testid="proxy-summary">{p.summary}</pre></details>
-                        }.into_any()
+                            <button
+                                class="link"
+                                data-testid="proxy-download"
+                                on:click=move |_| {
+                                    let _ = web::download(PROXY_LABELS, "text/csv", &csv);
+                                }
+                            >
+                                "Download"
+                            </button>
+                            <details>
+                                <summary>"Per file and operation"</summary>
+                                <pre data-testid="proxy-summary">{p.summary}</pre>
+                            </details>
+                        }
+                            .into_any()
                     }
                 }}
             </div>
@@ -361,9 +670,17 @@ pub(crate) fn TrajectoryViewer(wb: Workbench, operations: Vec<String>) -> impl I
     move || {
         let ops = operations.clone();
         match wb.traj.open.answer.get() {
-            None if wb.traj.open.running() => view! { <p class="explain" data-testid="viewer-loading">"Reading the trajectory…"</p> }.into_any(),
+            None if wb.traj.open.running() => view! {
+                <p class="explain" data-testid="viewer-loading">
+                    "Reading the trajectory…"
+                </p>
+            }.into_any(),
             None => view! { <p class="explain">"Click a trajectory (or press Enter on it) to read it here."</p> }.into_any(),
-            Some(Err(e)) => view! { <p class="invalid" role="alert">{e}</p> }.into_any(),
+            Some(Err(e)) => view! {
+                <p class="invalid" role="alert">
+                    {e}
+                </p>
+            }.into_any(),
             Some(Ok(t)) => {
                 let header = format!(
                     "{} — model {}, task {}{}, reward {}, {}",
@@ -384,38 +701,117 @@ pub(crate) fn TrajectoryViewer(wb: Workbench, operations: Vec<String>) -> impl I
                 view! {
                     <article class="viewer" data-testid="trajectory-viewer" data-id=t.id.clone()>
                         <h3>{header}</h3>
-                        {(!labels.is_empty()).then(|| view! {
-                            <p class="detail" data-testid="viewer-labels">"Labels: "{labels.into_iter().map(|(op, l)| format!("{op} [{l}]")).collect::<Vec<_>>().join("; ")}</p>
-                        })}
-                        {(!t.gold_actions.is_empty()).then(|| view! {
-                            <details class="gold" open=true data-testid="gold-actions"><summary>{format!("Gold actions: {} of {} performed", t.gold_actions.iter().filter(|g| g.matched).count(), t.gold_actions.len())}</summary>
-                                <ul>{t.gold_actions.iter().map(|g| view! {
-                                    <li class:unmatched=!g.matched data-testid=if g.matched { "gold-matched" } else { "gold-unmatched" }>
-                                        {if g.matched { "✓ " } else { "✗ not performed: " }}<code>{format!("{}({})", g.name, g.arguments)}</code>
-                                    </li>
-                                }).collect_view()}</ul>
-                            </details>
-                        })}
-                        <ol class="messages" data-testid="messages">
-                            {t.messages.iter().map(|m| {
-                                let text = tv::content_text(&m.content);
-                                let error = m.error == Some(true);
-                                let role = m.role.clone();
+                        {(!labels.is_empty())
+                            .then(|| {
                                 view! {
-                                    <li class=format!("msg role-{role}") class:tool-error=error data-role=role.clone()>
-                                        <span class="role">{if error { format!("{role} (error)") } else { role.clone() }}</span>
-                                        {if m.role == "tool" {
-                                            view! { <details class="tool-result" open=error><summary>{format!("result{}", m.tool_call_id.as_ref().map(|i| format!(" of {i}")).unwrap_or_default())}</summary><pre>{text}</pre></details> }.into_any()
-                                        } else {
-                                            view! { <div class="text">{text}</div> }.into_any()
-                                        }}
-                                        {m.tool_calls.iter().map(|c| view! {
-                                            <details class="tool-call"><summary><code>{format!("{}(…)", c.name)}</code>{c.id.as_ref().map(|i| format!(" {i}")).unwrap_or_default()}</summary>
-                                                <pre>{serde_json::to_string_pretty(&c.arguments).unwrap_or_default()}</pre></details>
-                                        }).collect_view()}
-                                    </li>
+                                    <p class="detail" data-testid="viewer-labels">
+                                        "Labels: "
+                                        {labels
+                                            .into_iter()
+                                            .map(|(op, l)| format!("{op} [{l}]"))
+                                            .collect::<Vec<_>>()
+                                            .join("; ")}
+                                    </p>
                                 }
-                            }).collect_view()}
+                            })}
+                        {(!t.gold_actions.is_empty())
+                            .then(|| {
+                                view! {
+                                    <details class="gold" open=true data-testid="gold-actions">
+                                        <summary>
+                                            {format!(
+                                                "Gold actions: {} of {} performed",
+                                                t.gold_actions.iter().filter(|g| g.matched).count(),
+                                                t.gold_actions.len(),
+                                            )}
+                                        </summary>
+                                        <ul>
+                                            {t
+                                                .gold_actions
+                                                .iter()
+                                                .map(|g| {
+                                                    view! {
+                                                        <li
+                                                            class:unmatched=!g.matched
+                                                            data-testid=if g.matched {
+                                                                "gold-matched"
+                                                            } else {
+                                                                "gold-unmatched"
+                                                            }
+                                                        >
+                                                            {if g.matched { "✓ " } else { "✗ not performed: " }}
+                                                            <code>{format!("{}({})", g.name, g.arguments)}</code>
+                                                        </li>
+                                                    }
+                                                })
+                                                .collect_view()}
+                                        </ul>
+                                    </details>
+                                }
+                            })}
+                        <ol class="messages" data-testid="messages">
+                            {t
+                                .messages
+                                .iter()
+                                .map(|m| {
+                                    let text = tv::content_text(&m.content);
+                                    let error = m.error == Some(true);
+                                    let role = m.role.clone();
+                                    view! {
+                                        <li
+                                            class=format!("msg role-{role}")
+                                            class:tool-error=error
+                                            data-role=role.clone()
+                                        >
+                                            <span class="role">
+                                                {if error {
+                                                    format!("{role} (error)")
+                                                } else {
+                                                    role.clone()
+                                                }}
+                                            </span>
+                                            {if m.role == "tool" {
+                                                view! {
+                                                    <details class="tool-result" open=error>
+                                                        <summary>
+                                                            {format!(
+                                                                "result{}",
+                                                                m
+                                                                    .tool_call_id
+                                                                    .as_ref()
+                                                                    .map(|i| format!(" of {i}"))
+                                                                    .unwrap_or_default(),
+                                                            )}
+                                                        </summary>
+                                                        <pre>{text}</pre>
+                                                    </details>
+                                                }
+                                                    .into_any()
+                                            } else {
+                                                view! { <div class="text">{text}</div> }.into_any()
+                                            }}
+                                            {m
+                                                .tool_calls
+                                                .iter()
+                                                .map(|c| {
+                                                    view! {
+                                                        <details class="tool-call">
+                                                            <summary>
+                                                                <code>{format!("{}(…)", c.name)}</code>
+                                                                {c.id.as_ref().map(|i| format!(" {i}")).unwrap_or_default()}
+                                                            </summary>
+                                                            <pre>
+                                                                {serde_json::to_string_pretty(&c.arguments)
+                                                                    .unwrap_or_default()}
+                                                            </pre>
+                                                        </details>
+                                                    }
+                                                })
+                                                .collect_view()}
+                                        </li>
+                                    }
+                                })
+                                .collect_view()}
                         </ol>
                     </article>
                 }.into_any()
@@ -439,26 +835,105 @@ pub(crate) fn StabilityView(wb: Workbench) -> impl IntoView {
     };
     move || {
         match wb.traj.overview.get() {
-        None | Some(Err(_)) => view! { <NeedTrajectories wb=wb what="Cross-task stability needs trajectories in scenario groups and a foundational profile." /> }.into_any(),
+        None | Some(Err(_)) => view! {
+            <NeedTrajectories
+                wb=wb
+                what="Cross-task stability needs trajectories in scenario groups and a foundational profile."
+            />
+        }.into_any(),
         Some(Ok(o)) => view! {
-            <p class="detail">{format!("{} scenario group{} in the trajectories. ", o.groups, if o.groups == 1 { "" } else { "s" })}
-                <label>"groups from a regular expression over task ids (first capture group; empty: scenario_group) "
-                    <input type="text" size="16" data-testid="group-regex" placeholder="e.g. ^\\[(\\w+)\\]" prop:value=move || wb.traj.stability_regex.get()
-                        on:change=move |ev| regex(event_target_value(&ev)) /></label></p>
+            <p class="detail">
+                {format!(
+                    "{} scenario group{} in the trajectories. ",
+                    o.groups,
+                    if o.groups == 1 { "" } else { "s" },
+                )}
+                <label>
+                    "groups from a regular expression over task ids (first capture group; empty: scenario_group) "
+                    <input
+                        type="text"
+                        size="16"
+                        data-testid="group-regex"
+                        placeholder="e.g. ^\\[(\\w+)\\]"
+                        prop:value=move || wb.traj.stability_regex.get()
+                        on:change=move |ev| regex(event_target_value(&ev))
+                    />
+                </label>
+            </p>
             {move || match wb.traj.stability.answer.get() {
-                None => view! { <p class="explain" data-testid="stability-busy">"Splitting the groups and fitting both halves in a worker…"</p> }.into_any(),
-                Some(Err(e)) => view! { <p class="invalid" role="alert" data-testid="stability-error">{e}</p> }.into_any(),
+                None => {
+                    view! {
+                        <p class="explain" data-testid="stability-busy">
+                            "Splitting the groups and fitting both halves in a worker…"
+                        </p>
+                    }
+                        .into_any()
+                }
+                Some(Err(e)) => {
+                    view! {
+                        <p class="invalid" role="alert" data-testid="stability-error">
+                            {e}
+                        </p>
+                    }
+                        .into_any()
+                }
                 Some(Ok(s)) => {
                     let names: Vec<String> = s.stability.keys().cloned().collect();
                     let s2 = s.clone();
                     view! {
-                        <p class="detail" data-testid="stability-halves">{format!("Half A: {}. Half B: {}. {} further seeded splits ({} distinct); {} bootstrap draws of groups within each half.", s.half_a.join(", "), s.half_b.join(", "), s.splits, s.distinct_splits, s.bootstrap)}</p>
+                        <p class="detail" data-testid="stability-halves">
+                            {format!(
+                                "Half A: {}. Half B: {}. {} further seeded splits ({} distinct); {} bootstrap draws of groups within each half.",
+                                s.half_a.join(", "),
+                                s.half_b.join(", "),
+                                s.splits,
+                                s.distinct_splits,
+                                s.bootstrap,
+                            )}
+                        </p>
                         <TableView table=tv::stability_table(&s) wb=wb />
-                        <label>"scatter of "<select data-testid="stability-gap" on:change=move |ev| wb.traj.stability_gap.set(event_target_value(&ev))>
-                            {names.into_iter().map(|n| { let (n2, n3) = (n.clone(), n.clone()); view! { <option value=n3 selected=move || wb.traj.stability_gap.get() == n2>{n}</option> } }).collect_view()}
-                        </select></label>
-                        {move || tv::stability_scatter(&s2, &wb.traj.stability_gap.get()).map(|svg| view! { <Figure svg=svg name=format!("stability-{}", wb.traj.stability_gap.get_untracked()) wb=wb testid="stability-scatter" /> })}
-                    }.into_any()
+                        <label>
+                            "scatter of "
+                            <select
+                                data-testid="stability-gap"
+                                on:change=move |ev| {
+                                    wb.traj.stability_gap.set(event_target_value(&ev))
+                                }
+                            >
+                                {names
+                                    .into_iter()
+                                    .map(|n| {
+                                        let (n2, n3) = (n.clone(), n.clone());
+                                        view! {
+                                            <option
+                                                value=n3
+                                                selected=move || wb.traj.stability_gap.get() == n2
+                                            >
+                                                {n}
+                                            </option>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </select>
+                        </label>
+                        {move || {
+                            tv::stability_scatter(&s2, &wb.traj.stability_gap.get())
+                                .map(|svg| {
+                                    view! {
+                                        <Figure
+                                            svg=svg
+                                            name=format!(
+                                                "stability-{}",
+                                                wb.traj.stability_gap.get_untracked(),
+                                            )
+                                            wb=wb
+                                            testid="stability-scatter"
+                                        />
+                                    }
+                                })
+                        }}
+                    }
+                        .into_any()
                 }
             }}
         }.into_any(),

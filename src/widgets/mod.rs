@@ -41,16 +41,59 @@ pub(crate) fn TableView(table: Table, wb: Workbench) -> impl IntoView {
         <div class="table-wrap">
             <table class="data" data-testid="table" data-title=table.title.clone()>
                 <caption>{table.title.clone()}</caption>
-                <thead><tr>{table.headers.iter().map(|h| view! { <th scope="col">{h.clone()}</th> }).collect_view()}</tr></thead>
+                <thead>
+                    <tr>
+                        {table
+                            .headers
+                            .iter()
+                            .map(|h| view! { <th scope="col">{h.clone()}</th> })
+                            .collect_view()}
+                    </tr>
+                </thead>
                 <tbody>
-                    {table.rows.iter().map(|row| view! {
-                        <tr>{row.iter().map(|c| view! { <td>{c.display()}</td> }).collect_view()}</tr>
-                    }).collect_view()}
+                    {table
+                        .rows
+                        .iter()
+                        .map(|row| {
+                            view! {
+                                <tr>
+                                    {row
+                                        .iter()
+                                        .map(|c| view! { <td>{c.display()}</td> })
+                                        .collect_view()}
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
                 </tbody>
             </table>
             <div class="exports">
-                <button class="link" data-testid="export-csv" on:click=move |_| { let _ = web::download(&format!("{}-{n1}.csv", wb.file_stem()), "text/csv", &csv); }>"CSV"</button>
-                <button class="link" data-testid="export-latex" on:click=move |_| { let _ = web::download(&format!("{}-{n2}.tex", wb.file_stem()), "text/x-tex", &latex); }>"LaTeX"</button>
+                <button
+                    class="link"
+                    data-testid="export-csv"
+                    on:click=move |_| {
+                        let _ = web::download(
+                            &format!("{}-{n1}.csv", wb.file_stem()),
+                            "text/csv",
+                            &csv,
+                        );
+                    }
+                >
+                    "CSV"
+                </button>
+                <button
+                    class="link"
+                    data-testid="export-latex"
+                    on:click=move |_| {
+                        let _ = web::download(
+                            &format!("{}-{n2}.tex", wb.file_stem()),
+                            "text/x-tex",
+                            &latex,
+                        );
+                    }
+                >
+                    "LaTeX"
+                </button>
             </div>
         </div>
     }
@@ -76,12 +119,45 @@ pub(crate) fn Figure(
     };
     view! {
         <figure class="figure" data-testid=testid>
-            <div class="svg" inner_html=svg
-                on:mouseover=move |ev: leptos::ev::MouseEvent| wb.hover.set(tip(&ev).map(|text| Hover { text, x: ev.client_x(), y: ev.client_y() }))
-                on:mouseleave=move |_| wb.hover.set(None)></div>
+            <div
+                class="svg"
+                inner_html=svg
+                on:mouseover=move |ev: leptos::ev::MouseEvent| {
+                    wb.hover
+                        .set(
+                            tip(&ev)
+                                .map(|text| Hover {
+                                    text,
+                                    x: ev.client_x(),
+                                    y: ev.client_y(),
+                                }),
+                        )
+                }
+                on:mouseleave=move |_| wb.hover.set(None)
+            ></div>
             <figcaption class="exports">
-                <button class="link" data-testid="export-svg" on:click=move |_| { let _ = web::download(&format!("{}-{n1}.svg", wb.file_stem()), "image/svg+xml", &s1); }>"SVG"</button>
-                <button class="link" data-testid="export-png" on:click=move |_| { let _ = web::download_png(&format!("{}-{n2}.png", wb.file_stem()), &s2); }>"PNG"</button>
+                <button
+                    class="link"
+                    data-testid="export-svg"
+                    on:click=move |_| {
+                        let _ = web::download(
+                            &format!("{}-{n1}.svg", wb.file_stem()),
+                            "image/svg+xml",
+                            &s1,
+                        );
+                    }
+                >
+                    "SVG"
+                </button>
+                <button
+                    class="link"
+                    data-testid="export-png"
+                    on:click=move |_| {
+                        let _ = web::download_png(&format!("{}-{n2}.png", wb.file_stem()), &s2);
+                    }
+                >
+                    "PNG"
+                </button>
             </figcaption>
         </figure>
     }
@@ -131,16 +207,52 @@ pub(crate) fn HeatmapView(
                     let value_attr = cell.value.map(|v| v.to_string()).unwrap_or_default();
                     let label = format!("{}, {}", row, cell.detail.replace('\n', ", "));
                     view! {
-                        <td class="cell" data-row=row.clone() data-col=col data-value=value_attr data-r=ri data-c=ci
-                            tabindex=if ri == 0 && ci == 0 { "0" } else { "-1" } aria-label=label
+                        <td
+                            class="cell"
+                            data-row=row.clone()
+                            data-col=col
+                            data-value=value_attr
+                            data-r=ri
+                            data-c=ci
+                            tabindex=if ri == 0 && ci == 0 { "0" } else { "-1" }
+                            aria-label=label
                             style=format!("background: {}; color: {}", cell.fill, cell.ink)
-                            on:mouseenter=move |ev: leptos::ev::MouseEvent| wb.hover.set(Some(Hover { text: d1.clone(), x: ev.client_x(), y: ev.client_y() }))
-                            on:mousemove=move |ev: leptos::ev::MouseEvent| wb.hover.update(|h| if let Some(h) = h { h.x = ev.client_x(); h.y = ev.client_y(); })
+                            on:mouseenter=move |ev: leptos::ev::MouseEvent| {
+                                wb.hover
+                                    .set(
+                                        Some(Hover {
+                                            text: d1.clone(),
+                                            x: ev.client_x(),
+                                            y: ev.client_y(),
+                                        }),
+                                    )
+                            }
+                            on:mousemove=move |ev: leptos::ev::MouseEvent| {
+                                wb.hover
+                                    .update(|h| {
+                                        if let Some(h) = h {
+                                            h.x = ev.client_x();
+                                            h.y = ev.client_y();
+                                        }
+                                    })
+                            }
                             on:mouseleave=move |_| wb.hover.set(None)
                             on:focus=move |ev: leptos::ev::FocusEvent| {
                                 use wasm_bindgen::JsCast;
-                                let rect = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|e| e.get_bounding_client_rect());
-                                if let Some(rect) = rect { wb.hover.set(Some(Hover { text: d2.clone(), x: rect.right() as i32, y: rect.top() as i32 })); }
+                                let rect = ev
+                                    .target()
+                                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                                    .map(|e| e.get_bounding_client_rect());
+                                if let Some(rect) = rect {
+                                    wb.hover
+                                        .set(
+                                            Some(Hover {
+                                                text: d2.clone(),
+                                                x: rect.right() as i32,
+                                                y: rect.top() as i32,
+                                            }),
+                                        );
+                                }
                             }
                             on:blur=move |_| wb.hover.set(None)
                             on:click=move |_| on_pick.run((ri, ci))
@@ -150,17 +262,28 @@ pub(crate) fn HeatmapView(
                                     "ArrowDown" => ((ri + 1).min(nr - 1), ci),
                                     "ArrowLeft" => (ri, ci.saturating_sub(1)),
                                     "ArrowRight" => (ri, (ci + 1).min(nc - 1)),
-                                    "Enter" | " " => { ev.prevent_default(); on_pick.run((ri, ci)); return; }
+                                    "Enter" | " " => {
+                                        ev.prevent_default();
+                                        on_pick.run((ri, ci));
+                                        return;
+                                    }
                                     _ => return,
                                 };
                                 ev.prevent_default();
                                 focus(r, c);
                             }
-                        >{cell.label}</td>
+                        >
+                            {cell.label}
+                        </td>
                     }
                 })
                 .collect_view();
-            view! { <tr><th scope="row">{row}</th>{tds}</tr> }
+            view! {
+                <tr>
+                    <th scope="row">{row}</th>
+                    {tds}
+                </tr>
+            }
         })
         .collect_view();
     view! {
@@ -169,9 +292,19 @@ pub(crate) fn HeatmapView(
                 <thead>
                     <tr>
                         <th class="corner">{corner}</th>
-                        {cols.iter().zip(notes).map(|(c, n)| view! {
-                            <th scope="col">{c.clone()}{(!n.is_empty()).then(|| view! { <div class="note">{n}</div> })}</th>
-                        }).collect_view()}
+                        {cols
+                            .iter()
+                            .zip(notes)
+                            .map(|(c, n)| {
+                                view! {
+                                    <th scope="col">
+                                        {c.clone()}
+                                        {(!n.is_empty())
+                                            .then(|| view! { <div class="note">{n}</div> })}
+                                    </th>
+                                }
+                            })
+                            .collect_view()}
                     </tr>
                 </thead>
                 <tbody>{body}</tbody>
@@ -180,7 +313,9 @@ pub(crate) fn HeatmapView(
                 <span>{fmt(Some(-scale), 1)}</span>
                 <span class="bar"></span>
                 <span>{fmt(Some(scale), 1)}</span>
-                <span class="hint">"Click a cell (or focus it and press Enter) for its scatter; arrow keys move between cells."</span>
+                <span class="hint">
+                    "Click a cell (or focus it and press Enter) for its scatter; arrow keys move between cells."
+                </span>
             </div>
         </div>
     }
@@ -195,21 +330,43 @@ pub(crate) fn ClickTable(
     on_open: Callback<String>,
 ) -> impl IntoView {
     view! {
-        <div class="table-wrap"><table class="data trajectories" data-testid=testid data-title=table.title.clone()>
-            <caption>{table.title.clone()}</caption>
-            <thead><tr>{table.headers.iter().map(|h| view! { <th scope="col">{h.clone()}</th> }).collect_view()}</tr></thead>
-            <tbody>
-                {table.rows.into_iter().zip(ids).map(|(cells, id)| {
-                    let id2 = id.clone();
-                    view! {
-                        <tr tabindex="0" data-id=id.clone() on:click=move |_| on_open.run(id.clone())
-                            on:keydown=move |ev| row_keys(&ev, || on_open.run(id2.clone()))>
-                            {cells.into_iter().map(|c| view! { <td>{c.display()}</td> }).collect_view()}
-                        </tr>
-                    }
-                }).collect_view()}
-            </tbody>
-        </table></div>
+        <div class="table-wrap">
+            <table class="data trajectories" data-testid=testid data-title=table.title.clone()>
+                <caption>{table.title.clone()}</caption>
+                <thead>
+                    <tr>
+                        {table
+                            .headers
+                            .iter()
+                            .map(|h| view! { <th scope="col">{h.clone()}</th> })
+                            .collect_view()}
+                    </tr>
+                </thead>
+                <tbody>
+                    {table
+                        .rows
+                        .into_iter()
+                        .zip(ids)
+                        .map(|(cells, id)| {
+                            let id2 = id.clone();
+                            view! {
+                                <tr
+                                    tabindex="0"
+                                    data-id=id.clone()
+                                    on:click=move |_| on_open.run(id.clone())
+                                    on:keydown=move |ev| row_keys(&ev, || on_open.run(id2.clone()))
+                                >
+                                    {cells
+                                        .into_iter()
+                                        .map(|c| view! { <td>{c.display()}</td> })
+                                        .collect_view()}
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
+                </tbody>
+            </table>
+        </div>
     }
 }
 
@@ -242,12 +399,22 @@ pub(crate) fn sub_nav<V: ViewId>(
 ) -> impl IntoView {
     view! {
         <nav class="views" aria-label="views" role="tablist" data-testid=testid>
-            {V::ALL.iter().map(|&v| {
-                view! {
-                    <button role="tab" data-view=v.id() aria-selected=move || (current.get() == v).to_string()
-                        class:on=move || current.get() == v on:click=move |_| current.set(v)>{v.label()}</button>
-                }
-            }).collect_view()}
+            {V::ALL
+                .iter()
+                .map(|&v| {
+                    view! {
+                        <button
+                            role="tab"
+                            data-view=v.id()
+                            aria-selected=move || (current.get() == v).to_string()
+                            class:on=move || current.get() == v
+                            on:click=move |_| current.set(v)
+                        >
+                            {v.label()}
+                        </button>
+                    }
+                })
+                .collect_view()}
         </nav>
     }
 }
@@ -267,9 +434,19 @@ pub(crate) fn area_panel<V: ViewId>(
                 let id = current.get();
                 let (label, explain) = (id.label(), id.explain());
                 if synthetic_mark {
-                    view! { <h2>{label} <SyntheticMark wb=wb /></h2> <p class="explain">{explain}</p> {body(id)} }.into_any()
+                    view! {
+                        <h2>{label} <SyntheticMark wb=wb /></h2>
+                        <p class="explain">{explain}</p>
+                        {body(id)}
+                    }
+                        .into_any()
                 } else {
-                    view! { <h2>{label}</h2> <p class="explain">{explain}</p> {body(id)} }.into_any()
+                    view! {
+                        <h2>{label}</h2>
+                        <p class="explain">{explain}</p>
+                        {body(id)}
+                    }
+                        .into_any()
                 }
             }}
         </section>
