@@ -36,6 +36,13 @@ if ! have_version wasm-bindgen "wasm-bindgen $WASM_BINDGEN_VERSION"; then
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
 fi
 
+# The `view!` formatter checked by scripts/test.sh (leptosfmt.toml).
+LEPTOSFMT_VERSION=0.1.33
+if ! have_version leptosfmt "leptosfmt $LEPTOSFMT_VERSION"; then
+  step "cargo install leptosfmt $LEPTOSFMT_VERSION (about 5 minutes)"
+  cargo install leptosfmt --locked --version "$LEPTOSFMT_VERSION"
+fi
+
 npm_ok() {
   [ -x node_modules/.bin/wasm-opt ] &&
     node_modules/.bin/wasm-opt --version | grep -q "version $BINARYEN_VERSION" &&
@@ -55,4 +62,4 @@ if [ ! -x "$CHROMIUM" ] || ! command -v chromedriver >/dev/null; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
 fi
-echo "setup: toolchain ready (trunk $TRUNK_VERSION, wasm-bindgen $WASM_BINDGEN_VERSION, binaryen $BINARYEN_VERSION, playwright-core $PLAYWRIGHT_VERSION, $($CHROMIUM --version 2>/dev/null))"
+echo "setup: toolchain ready (trunk $TRUNK_VERSION, wasm-bindgen $WASM_BINDGEN_VERSION, leptosfmt $LEPTOSFMT_VERSION, binaryen $BINARYEN_VERSION, playwright-core $PLAYWRIGHT_VERSION, $($CHROMIUM --version 2>/dev/null))"

@@ -22,6 +22,9 @@ node scripts/check-modules.mjs --self-test
 step "cargo fmt --check"
 cargo fmt --all -- --check
 
+step "leptosfmt --check (the view! macros of src/; leptosfmt.toml)"
+leptosfmt --quiet --check src
+
 step "clippy (host)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 

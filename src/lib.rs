@@ -1,26 +1,27 @@
 //! gapscope-web: the browser front end.
 //!
-//! - [`model`]: view models built from core reports (host-testable, no leptos).
-//! - `app` (wasm32 only): the leptos components; they render view models and
-//!   send every computation to the analysis worker (`pool`).
+//! The view models live in `gapscope-view` (host-testable, no leptos); this
+//! crate is wasm-only:
+//! - `app` (wasm32 only): the root component, its tabs and top bar; the
+//!   parts of the page in `parts`, shared components in `widgets`; they
+//!   render view models and send every computation to the analysis worker
+//!   (`pool`).
 //!
-//! On the host only [`model`] is compiled, so `cargo test --workspace` never
-//! builds leptos.
-
-pub mod chart;
-pub mod evidence_views;
-pub mod model;
-pub mod runtime_views;
-pub mod table;
-pub mod trajectory_views;
-pub mod views;
+//! On the host nothing but this doc is compiled, so `cargo test --workspace`
+//! never builds leptos.
 
 #[cfg(target_arch = "wasm32")]
+mod answers;
+#[cfg(target_arch = "wasm32")]
 mod app;
+#[cfg(target_arch = "wasm32")]
+mod parts;
 #[cfg(target_arch = "wasm32")]
 mod pool;
 #[cfg(target_arch = "wasm32")]
 mod web;
+#[cfg(target_arch = "wasm32")]
+mod widgets;
 
 #[cfg(target_arch = "wasm32")]
 pub use app::start;

@@ -32,15 +32,15 @@ impl Cell {
     pub fn display(&self) -> String {
         match self {
             Cell::Text(s) => s.clone(),
-            Cell::Num { value, decimals } => crate::model::fmt(*value, *decimals),
+            Cell::Num { value, decimals } => crate::format::fmt(*value, *decimals),
             Cell::Interval {
                 value: Some([lo, hi]),
                 decimals,
             } => {
                 format!(
                     "[{}, {}]",
-                    crate::model::fmt(Some(*lo), *decimals),
-                    crate::model::fmt(Some(*hi), *decimals)
+                    crate::format::fmt(Some(*lo), *decimals),
+                    crate::format::fmt(Some(*hi), *decimals)
                 )
             }
             Cell::Interval { value: None, .. } => "—".into(),

@@ -7,7 +7,7 @@ use gapscope_core::crossval::distinct_in_order;
 use gapscope_core::ProfileTable;
 
 use crate::chart::{self, Bar, Point, Series, SlopeItem, FAMILY_COLOURS};
-use crate::model::fmt;
+use crate::format::fmt;
 use crate::table::{Cell, Table};
 
 /// The views, in menu order: (id used in the URL, menu label, one-line explanation).
@@ -646,22 +646,22 @@ pub const PAPER_TABLES: [(&str, &str, &str); 4] = [
     (
         "Table 4 (5 of 15 rows)",
         "Foundational capability and agentic operation profiles.",
-        include_str!("../assets/paper/table4_profiles_partial.csv"),
+        include_str!("../../../assets/paper/table4_profiles_partial.csv"),
     ),
     (
         "Table 5 (6 of 15 rows)",
         "Overall capability realization gaps; macro MAE 4.47 vs 5.92 baseline, Q² = 0.373.",
-        include_str!("../assets/paper/table5_overall_gaps_partial.csv"),
+        include_str!("../../../assets/paper/table5_overall_gaps_partial.csv"),
     ),
     (
         "Table 6 (complete)",
         "Reward prediction, family-held-out, α = 10.",
-        include_str!("../assets/paper/table6_reward_prediction.csv"),
+        include_str!("../../../assets/paper/table6_reward_prediction.csv"),
     ),
     (
         "Table 10 (5 of 15 rows)",
         "Observed minus family-held-out prediction per operation, α = 10.",
-        include_str!("../assets/paper/table10_operation_gaps_partial.csv"),
+        include_str!("../../../assets/paper/table10_operation_gaps_partial.csv"),
     ),
 ];
 
@@ -806,7 +806,8 @@ mod tests {
 
     #[test]
     fn embedded_paper_tables_equal_the_shared_copies() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/paper");
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/paper");
         for name in [
             "table4_profiles_partial.csv",
             "table5_overall_gaps_partial.csv",
@@ -821,7 +822,7 @@ mod tests {
             });
             let ours = std::fs::read_to_string(
                 std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                    .join("assets/paper")
+                    .join("../../assets/paper")
                     .join(name),
             )
             .unwrap();

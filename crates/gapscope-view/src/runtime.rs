@@ -8,7 +8,7 @@ use gapscope_core::runtime::metrics::{Contrast, Estimate, MeanOf};
 use gapscope_core::runtime::{Condition, Runtime, RuntimeReport, SliceReport};
 
 use crate::chart::{self, Join, Line, LinePoint, FAMILY_COLOURS};
-use crate::model::fmt;
+use crate::format::fmt;
 use crate::table::{Cell, Table};
 
 /// The page's sub-views, in menu order: (id, label, one-line explanation).
@@ -699,7 +699,7 @@ mod tests {
     use super::*;
     use gapscope_core::runtime::{analyze, read_jsonl, RuntimeSettings};
 
-    const EPISODES: &str = include_str!("../assets/runtime/episodes.jsonl");
+    const EPISODES: &str = include_str!("../../../assets/runtime/episodes.jsonl");
 
     /// The default analysis of the committed log, computed once.
     fn report() -> &'static RuntimeReport {

@@ -1,0 +1,26 @@
+//! gapscope-view: what the page shows, built from core reports by plain
+//! functions, so every view model is unit-tested on the host. No leptos, no
+//! web-sys: the components of the web crate (`src/`) only render these
+//! structs and strings, and the exports write them.
+//!
+//! - [`format`], [`colour`]: number text and the diverging colour scale;
+//! - [`table`]: tables with CSV and booktabs LaTeX export;
+//! - [`chart`]: figures as standalone SVG text (the string shown is the
+//!   string exported);
+//! - [`heatmap`]: the gap and correlation heatmaps;
+//! - [`nav`]: the parts of the page and their views, as enums;
+//! - one module per part of the page: [`gaps`] (realization gaps),
+//!   [`trajectories`] (trajectory list, stability, planted vs recovered),
+//!   [`evidence`] (evidence to action, with the episode replay) and
+//!   [`runtime`] (runtime contracts, with the episode stepper).
+
+pub mod chart;
+pub mod colour;
+pub mod evidence;
+pub mod format;
+pub mod gaps;
+pub mod heatmap;
+pub mod nav;
+pub mod runtime;
+pub mod table;
+pub mod trajectories;

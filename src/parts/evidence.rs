@@ -1,0 +1,421 @@
+//! Evidence to action: the worked case set (or opened files) scored by a
+//! worker, its tables and figures, the episode list and the replay.
+
+use gapscope_core::evidence::EvidenceReport;
+use gapscope_core::trajectory::Message;
+use gapscope_view::evidence as tv_evidence;
+use gapscope_view::nav::EvidenceView as View;
+use gapscope_worker::{Job, Source};
+use leptos::prelude::*;
+
+use crate::answers::{read_evidence, read_messages};
+use crate::app::{opened, source_label, Workbench};
+use crate::widgets::job::JobSlot;
+use crate::widgets::{area_panel, sub_nav, ClickTable, Figure, TableView};
+
+/// The evidence part's state.
+#[derive(Clone, Copy)]
+pub(crate) struct EvidenceState {
+    pub(crate) report: JobSlot<EvidenceReport>,
+    /// `None`: the worked set.
+    pub(crate) source: StoredValue<Option<Source>>,
+    pub(crate) files: StoredValue<Vec<web_sys::File>, LocalStorage>,
+    pub(crate) view: RwSignal<View>,
+    pub(crate) filter: RwSignal<tv_evidence::EpisodeFilter>,
+    pub(crate) episode: RwSignal<Option<String>>,
+    pub(crate) messages: JobSlot<Vec<Message>>,
+}
+
+impl EvidenceState {
+    pub(crate) fn new() -> Self {
+        EvidenceState {
+            report: JobSlot::new(read_evidence),
+            source: StoredValue::new(None),
+            files: StoredValue::new_local(Vec::new()),
+            view: RwSignal::new(View::Ecs),
+            filter: RwSignal::new(Default::default()),
+            episode: RwSignal::new(None),
+            messages: JobSlot::new(read_messages),
+        }
+    }
+}
+
+impl Workbench {
+    /// Score the evidence source (the worked set unless files were opened).
+    pub(crate) fn run_evidence(self) {
+        self.ev.report.cancel(self.workers);
+        self.ev.episode.set(None);
+        self.ev.messages.answer.set(None);
+        self.ev.filter.set(Default::default());
+        let source = self.ev.source.get_value();
+        let k = self.knobs.get_untracked();
+        let job = Job::Evidence {
+            source: source.clone(),
+            bootstrap: k.bootstrap.min(10_000),
+            seed: k.seed,
+        };
+        let files = opened(&source, self.ev.files);
+        self.ev.report.run(self.workers, &job, files);
+    }
+
+    /// Open one evidence episode in the replay (its messages read by a worker).
+    pub(crate) fn open_evidence_episode(self, id: String) {
+        self.ev.episode.set(Some(id.clone()));
+        self.ev.messages.answer.set(None);
+        self.ev.view.set(View::Episode);
+        let source = self.ev.source.get_value();
+        let files = opened(&source, self.ev.files);
+        let job = Job::EvidenceMessages {
+            source,
+            id: id.clone(),
+        };
+        // Not cancelled by a newer episode: its answer is only dropped.
+        self.ev.messages.start(
+            self.workers,
+            &job,
+            files,
+            |_| {},
+            move |_, answer| {
+                if self.ev.episode.get_untracked().as_deref() == Some(id.as_str()) {
+                    self.ev.messages.answer.set(Some(answer));
+                }
+            },
+        );
+    }
+}
+
+#[component]
+pub(crate) fn EvidenceArea(wb: Workbench) -> impl IntoView {
+    Effect::new(move |_| {
+        if wb.ev.report.answer.with(|e| e.is_none()) && !wb.ev.report.running() {
+            wb.run_evidence();
+        }
+    });
+    let pick = move |ev: leptos::ev::Event| {
+        let input = event_target::<web_sys::HtmlInputElement>(&ev);
+        if let Some(list) = input.files() {
+            let files: Vec<web_sys::File> =
+                (0..list.length()).filter_map(|i| list.get(i)).collect();
+            let names = files.iter().map(|f| f.name()).collect();
+            wb.ev.files.set_value(files);
+            wb.ev.source.set_value(Some(Source::Attached { names }));
+            wb.ev.report.answer.set(None);
+            wb.run_evidence();
+        }
+    };
+    view! {
+        <section class="summary" data-testid="evidence-source">
+            {move || {
+                let worked = wb.ev.source.with_value(|s| s.is_none());
+                wb.ev.report.answer.track();
+                if worked {
+                    view! {
+                        <span class="badge synthetic" data-testid="worked-badge">
+                            "worked case set"
+                        </span>
+                        <span class="origin">
+                            "42 cases and scripted trajectories written for gapscope (not the paper's benchmark, not language models); "
+                            <code>"gapscope evidence worked"</code>" writes them"
+                        </span>
+                    }
+                        .into_any()
+                } else {
+                    view! {
+                        <span class="file">
+                            {wb
+                                .ev
+                                .source
+                                .with_value(|s| s.as_ref().map(source_label).unwrap_or_default())}
+                        </span>
+                    }
+                        .into_any()
+                }
+            }}
+            <p class="detail">
+                "Open your own: "
+                <label class="pick">
+                    "a case file and its trajectories (JSONL)"
+                    <input type="file" multiple data-testid="evidence-input" on:change=pick />
+                </label> " · "
+                <button
+                    class="link"
+                    data-testid="evidence-worked"
+                    on:click=move |_| {
+                        wb.ev.source.set_value(None);
+                        wb.ev.report.answer.set(None);
+                        wb.run_evidence();
+                    }
+                >
+                    "the worked set"
+                </button>
+            </p>
+        </section>
+        {sub_nav(wb.ev.view, Some("evidence-nav"))}
+        {area_panel(
+            wb,
+            wb.ev.view,
+            false,
+            move |id| view! { <EvidenceView wb=wb id=id /> }.into_any(),
+        )}
+    }
+}
+
+#[component]
+pub(crate) fn EvidenceView(wb: Workbench, id: View) -> impl IntoView {
+    move || {
+        let r = match wb.ev.report.answer.get() {
+            None => return view! { <p class="explain">"Scoring in a worker…"</p> }.into_any(),
+            Some(Err(e)) => {
+                return view! {
+                    <p class="invalid" role="alert" data-testid="evidence-error">
+                        {e}
+                    </p>
+                }
+                .into_any()
+            }
+            Some(Ok(r)) => r,
+        };
+        match id {
+            View::Ecs => view! {
+                <TableView table=tv_evidence::ecs_protocol_table(&r) wb=wb />
+                <TableView table=tv_evidence::ecs_domain_table(&r) wb=wb />
+            }
+            .into_any(),
+            View::Coverage => {
+                view! { <TableView table=tv_evidence::coverage_table(&r) wb=wb /> }.into_any()
+            }
+            View::Failures => {
+                let svg = tv_evidence::failure_chart(&r);
+                let click = move |ev: leptos::ev::MouseEvent| {
+                    use wasm_bindgen::JsCast;
+                    let Some(el) = ev
+                        .target()
+                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    else {
+                        return;
+                    };
+                    let Some(bar) = el.closest("[data-failure]").ok().flatten() else {
+                        return;
+                    };
+                    let attr = |k: &str| bar.get_attribute(k);
+                    wb.ev.filter.set(tv_evidence::EpisodeFilter {
+                        config: attr("data-config"),
+                        protocol: attr("data-protocol"),
+                        failure: attr("data-failure"),
+                    });
+                    wb.ev.view.set(View::Episodes);
+                };
+                view! {
+                    <p class="detail">"Click a segment to list its episodes."</p>
+                    <div on:click=click data-testid="failure-chart-wrap">
+                        <Figure svg=svg name="failure-types".into() wb=wb testid="failure-chart" />
+                    </div>
+                    <details class="alt">
+                        <summary>"The bars as a table"</summary>
+                        <TableView table=tv_evidence::failure_table(&r) wb=wb />
+                    </details>
+                }
+                .into_any()
+            }
+            View::Effort => view! {
+                <div class="figures">
+                    {tv_evidence::effort_charts(&r)
+                        .into_iter()
+                        .map(|(p, svg)| {
+                            view! {
+                                <Figure
+                                    svg=svg
+                                    name=format!("effort-{}", p.name())
+                                    wb=wb
+                                    testid="effort-chart"
+                                />
+                            }
+                        })
+                        .collect_view()}
+                </div>
+                <TableView table=tv_evidence::effort_table(&r) wb=wb />
+            }
+            .into_any(),
+            View::Paired => view! {
+                <TableView table=tv_evidence::paired_table(&r) wb=wb />
+                {(0..r.paired.len())
+                    .filter_map(|k| tv_evidence::paired_cases_table(&r, k))
+                    .map(|t| {
+                        view! {
+                            <details class="alt">
+                                <summary>{t.title.clone()}</summary>
+                                <TableView table=t wb=wb />
+                            </details>
+                        }
+                    })
+                    .collect_view()}
+            }
+            .into_any(),
+            View::Episodes => {
+                let f = wb.ev.filter.get();
+                let (ids, table) = tv_evidence::episode_list(&r, &f);
+                let filtered = f != tv_evidence::EpisodeFilter::default();
+                view! {
+                    {filtered
+                        .then(|| {
+                            view! {
+                                <p>
+                                    <button
+                                        class="link"
+                                        data-testid="clear-episode-filter"
+                                        on:click=move |_| wb.ev.filter.set(Default::default())
+                                    >
+                                        "show every episode"
+                                    </button>
+                                </p>
+                            }
+                        })}
+                    <ClickTable
+                        table=table
+                        ids=ids
+                        testid="evidence-episodes"
+                        on_open=Callback::new(move |id: String| wb.open_evidence_episode(id))
+                    />
+                }
+                .into_any()
+            }
+            View::Episode => view! { <EvidenceReplay wb=wb report=r /> }.into_any(),
+        }
+    }
+}
+
+#[component]
+pub(crate) fn EvidenceReplay(
+    wb: Workbench,
+    report: gapscope_core::evidence::EvidenceReport,
+) -> impl IntoView {
+    move || {
+        let Some(id) = wb.ev.episode.get() else {
+            return view! { <p class="explain">"Open an episode from the Episodes list (or a failure bar)."</p> }.into_any();
+        };
+        let messages = wb.ev.messages.answer.get();
+        let msgs = match &messages {
+            Some(Ok(m)) => Some(m.as_slice()),
+            _ => None,
+        };
+        let Some(v) = tv_evidence::episode_view(&report, &id, msgs) else {
+            return view! { <p class="invalid">{format!("no episode `{id}` in the report")}</p> }
+                .into_any();
+        };
+        view! {
+            <article
+                class="viewer"
+                data-testid="evidence-replay"
+                data-id=v.trajectory_id.clone()
+                data-outcome=v.outcome
+            >
+                <h3>
+                    {format!(
+                        "{} — case {} ({}, {}), {} repetition {}",
+                        v.trajectory_id,
+                        v.case_id,
+                        v.domain,
+                        v.protocol,
+                        v.config,
+                        v.repetition,
+                    )}
+                </h3>
+                <p class="sentence" data-testid="evidence-verdict">
+                    {v.verdict.clone()}
+                </p>
+                <p class="detail">{v.instruction.clone()}</p>
+                <ul class="requirements" data-testid="requirements">
+                    {v
+                        .requirements
+                        .iter()
+                        .map(|q| {
+                            view! {
+                                <li class=format!("req {}", q.tone.class()) data-id=q.id.clone()>
+                                    {q.summary()}
+                                </li>
+                            }
+                        })
+                        .collect_view()}
+                </ul>
+                <ol class="messages" data-testid="replay-steps">
+                    {v
+                        .steps
+                        .into_iter()
+                        .map(|s| {
+                            view! {
+                                <li
+                                    class=format!("msg role-{}", s.role)
+                                    class:tool-error=s.failure_here
+                                    data-message=s.message.to_string()
+                                >
+                                    <span class="role">
+                                        {format!("{} · message {}", s.role, s.message)}
+                                    </span>
+                                    {s.text.map(|t| view! { <div class="text">{t}</div> })}
+                                    {s
+                                        .calls
+                                        .into_iter()
+                                        .map(|c| {
+                                            view! {
+                                                <details class="tool-call">
+                                                    <summary>
+                                                        <code>{format!("{}({})", c.tool, c.args)}</code>
+                                                        {format!(" [{}]", c.class)}
+                                                    </summary>
+                                                    <pre>
+                                                        {format!(
+                                                            "call {} · status {}",
+                                                            c.call_id,
+                                                            c.status.unwrap_or_else(|| "—".into()),
+                                                        )}
+                                                    </pre>
+                                                </details>
+                                            }
+                                        })
+                                        .collect_view()}
+                                    {s
+                                        .results
+                                        .into_iter()
+                                        .map(|r| {
+                                            view! {
+                                                <details class="tool-result">
+                                                    <summary>
+                                                        {format!(
+                                                            "result of {} ({})",
+                                                            r.tool,
+                                                            r.status.unwrap_or_else(|| "—".into()),
+                                                        )}
+                                                    </summary>
+                                                    <pre>{r.content}</pre>
+                                                </details>
+                                            }
+                                        })
+                                        .collect_view()}
+                                    {(!s.events.is_empty())
+                                        .then(|| {
+                                            view! {
+                                                <ul class="ledger" data-testid="ledger-events">
+                                                    {s
+                                                        .events
+                                                        .iter()
+                                                        .map(|e| {
+                                                            view! {
+                                                                <li class=format!(
+                                                                    "event {}",
+                                                                    e.tone().class(),
+                                                                )>{e.summary()}</li>
+                                                            }
+                                                        })
+                                                        .collect_view()}
+                                                </ul>
+                                            }
+                                        })}
+                                </li>
+                            }
+                        })
+                        .collect_view()}
+                </ol>
+            </article>
+        }.into_any()
+    }
+}

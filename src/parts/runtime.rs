@@ -1,0 +1,528 @@
+//! Runtime contracts: the teaching simulator (or an opened episode log)
+//! analysed by a worker, its tables and figures, the episode list and the
+//! stepper.
+
+use gapscope_core::runtime::{RuntimeReport, SimParams};
+use gapscope_view::nav::RuntimeView as View;
+use gapscope_view::runtime as tv_runtime;
+use gapscope_worker::{Job, Source};
+use leptos::prelude::*;
+
+use crate::answers::read_runtime;
+use crate::app::{opened, source_label, Workbench};
+use crate::web;
+use crate::widgets::job::JobSlot;
+use crate::widgets::{area_panel, sub_nav, ClickTable, Figure, TableView};
+
+/// A runtime report and the simulated log it came from (when simulated).
+pub(crate) type Simulated = (RuntimeReport, Option<String>);
+
+/// The runtime part's state.
+#[derive(Clone, Copy)]
+pub(crate) struct RuntimeState {
+    pub(crate) report: JobSlot<Simulated>,
+    /// `None`: simulate with `params`.
+    pub(crate) source: StoredValue<Option<Source>>,
+    pub(crate) files: StoredValue<Vec<web_sys::File>, LocalStorage>,
+    pub(crate) params: RwSignal<SimParams>,
+    pub(crate) view: RwSignal<View>,
+    pub(crate) filter: RwSignal<tv_runtime::RuntimeFilter>,
+    pub(crate) slice: RwSignal<usize>,
+    pub(crate) episode: RwSignal<Option<String>>,
+    pub(crate) turn: RwSignal<usize>,
+}
+
+impl RuntimeState {
+    pub(crate) fn new() -> Self {
+        RuntimeState {
+            report: JobSlot::new(read_runtime),
+            source: StoredValue::new(None),
+            files: StoredValue::new_local(Vec::new()),
+            params: RwSignal::new(SimParams::default()),
+            view: RwSignal::new(View::Quality),
+            filter: RwSignal::new(Default::default()),
+            slice: RwSignal::new(0),
+            episode: RwSignal::new(None),
+            turn: RwSignal::new(0),
+        }
+    }
+}
+
+impl Workbench {
+    /// Simulate (or read the opened log) and analyse runtime contracts.
+    pub(crate) fn run_runtime(self) {
+        self.rt.report.cancel(self.workers);
+        self.rt.episode.set(None);
+        let source = self.rt.source.get_value();
+        let k = self.knobs.get_untracked();
+        let job = Job::Runtime {
+            simulate: source.is_none().then(|| self.rt.params.get_untracked()),
+            source: source.clone(),
+            bootstrap: k.bootstrap.min(10_000),
+            seed: k.seed,
+        };
+        let files = opened(&source, self.rt.files);
+        self.rt.report.run(self.workers, &job, files);
+    }
+}
+
+#[component]
+#[allow(
+    clippy::too_many_lines,
+    reason = "one view! tree: the markup of the part, in page order"
+)]
+pub(crate) fn RuntimeArea(wb: Workbench) -> impl IntoView {
+    Effect::new(move |_| {
+        if wb.rt.report.answer.with(|e| e.is_none()) && !wb.rt.report.running() {
+            wb.run_runtime();
+        }
+    });
+    let pick = move |ev: leptos::ev::Event| {
+        let input = event_target::<web_sys::HtmlInputElement>(&ev);
+        if let Some(file) = input.files().and_then(|l| l.get(0)) {
+            wb.rt.source.set_value(Some(Source::Attached {
+                names: vec![file.name()],
+            }));
+            wb.rt.files.set_value(vec![file]);
+            wb.rt.report.answer.set(None);
+            wb.run_runtime();
+        }
+    };
+    let num = move |field: &'static str| {
+        move |ev: leptos::ev::Event| {
+            let v = event_target_value(&ev);
+            wb.rt.params.update(|p| match field {
+                "items" => {
+                    if let Ok(x) = v.parse() {
+                        p.items = x
+                    }
+                }
+                "capacity" => {
+                    if let Ok(x) = v.parse() {
+                        p.capacity = x
+                    }
+                }
+                "budget" => {
+                    if let Ok(x) = v.parse() {
+                        p.budget = x
+                    }
+                }
+                "instances" => {
+                    if let Ok(x) = v.parse() {
+                        p.instances = x
+                    }
+                }
+                "seed" => {
+                    if let Ok(x) = v.parse() {
+                        p.seed = x
+                    }
+                }
+                "caps" => {
+                    if let Ok(c) = v
+                        .split(',')
+                        .map(|c| c.trim().parse::<u32>())
+                        .collect::<Result<Vec<_>, _>>()
+                    {
+                        p.caps = c
+                    }
+                }
+                _ => {}
+            });
+        }
+    };
+    let p0 = wb.rt.params.get_untracked();
+    let caps0: String = p0
+        .caps
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(",");
+    view! {
+        <section class="summary" data-testid="runtime-source">
+            {move || {
+                wb.rt.report.answer.track();
+                if wb.rt.source.with_value(|s| s.is_none()) {
+                    view! {
+                        <span class="badge synthetic" data-testid="simulated-badge">
+                            "teaching simulator"
+                        </span>
+                        <span class="origin">
+                            "Opaque Knapsack with scripted policies, not language models: one keeps its record in variables, one prints and rebuilds it each turn"
+                        </span>
+                    }
+                        .into_any()
+                } else {
+                    view! {
+                        <span class="file">
+                            {wb
+                                .rt
+                                .source
+                                .with_value(|s| s.as_ref().map(source_label).unwrap_or_default())}
+                        </span>
+                    }
+                        .into_any()
+                }
+            }}
+            <div class="settings" data-testid="simulator">
+                <label>
+                    "items "
+                    <input
+                        type="number"
+                        min="3"
+                        data-testid="sim-items"
+                        value=p0.items.to_string()
+                        on:change=num("items")
+                    />
+                </label>
+                <label>
+                    "capacity "
+                    <input
+                        type="number"
+                        min="1"
+                        data-testid="sim-capacity"
+                        value=p0.capacity.to_string()
+                        on:change=num("capacity")
+                    />
+                </label>
+                <label>
+                    "budget "
+                    <input
+                        type="number"
+                        min="1"
+                        data-testid="sim-budget"
+                        value=p0.budget.to_string()
+                        on:change=num("budget")
+                    />
+                </label>
+                <label>
+                    "caps "
+                    <input
+                        type="text"
+                        size="10"
+                        data-testid="sim-caps"
+                        value=caps0
+                        on:change=num("caps")
+                    />
+                </label>
+                <label>
+                    "instances "
+                    <input
+                        type="number"
+                        min="1"
+                        data-testid="sim-instances"
+                        value=p0.instances.to_string()
+                        on:change=num("instances")
+                    />
+                </label>
+                <label>
+                    "seed "
+                    <input
+                        type="number"
+                        min="0"
+                        data-testid="sim-seed"
+                        value=p0.seed.to_string()
+                        on:change=num("seed")
+                    />
+                </label>
+                <button
+                    data-testid="simulate"
+                    on:click=move |_| {
+                        wb.rt.source.set_value(None);
+                        wb.rt.report.answer.set(None);
+                        wb.run_runtime();
+                    }
+                >
+                    "Simulate"
+                </button>
+                <label class="pick">
+                    "or open an episode log (JSONL)"
+                    <input type="file" data-testid="runtime-input" on:change=pick />
+                </label>
+                {move || {
+                    wb.rt
+                        .report
+                        .answer
+                        .with(|r| matches!(r, Some(Ok((_, Some(_))))))
+                        .then(|| {
+                            view! {
+                                <button
+                                    class="link"
+                                    data-testid="export-episodes"
+                                    on:click=move |_| {
+                                        if let Some(Ok((_, Some(log)))) = wb
+                                            .rt
+                                            .report
+                                            .answer
+                                            .get_untracked()
+                                        {
+                                            let _ = web::download(
+                                                "gapscope-simulated-episodes.jsonl",
+                                                "application/x-ndjson",
+                                                &log,
+                                            );
+                                        }
+                                    }
+                                >
+                                    "download the simulated log"
+                                </button>
+                            }
+                        })
+                }}
+            </div>
+        </section>
+        {sub_nav(wb.rt.view, Some("runtime-nav"))}
+        {area_panel(
+            wb,
+            wb.rt.view,
+            false,
+            move |id| view! { <RuntimeView wb=wb id=id /> }.into_any(),
+        )}
+    }
+}
+
+#[component]
+#[allow(
+    clippy::too_many_lines,
+    reason = "one view! tree: the markup of the part, in page order"
+)]
+pub(crate) fn RuntimeView(wb: Workbench, id: View) -> impl IntoView {
+    move || {
+        let r = match wb.rt.report.answer.get() {
+            None => {
+                return view! { <p class="explain">"Simulating and analysing in a worker…"</p> }
+                    .into_any()
+            }
+            Some(Err(e)) => {
+                return view! {
+                    <p class="invalid" role="alert" data-testid="runtime-error">
+                        {e}
+                    </p>
+                }
+                .into_any()
+            }
+            Some(Ok((r, _))) => r,
+        };
+        let Some(slice) = r
+            .slices
+            .get(wb.rt.slice.get().min(r.slices.len().saturating_sub(1)))
+            .cloned()
+        else {
+            return view! { <p class="invalid">"No slice in this log."</p> }.into_any();
+        };
+        let slices = (r.slices.len() > 1).then(|| {
+            let names: Vec<String> = r.slices.iter().map(|s| s.name.clone()).collect();
+            view! {
+                <label>
+                    "slice "
+                    <select
+                        data-testid="runtime-slice"
+                        on:change=move |ev| {
+                            wb.rt.slice.set(event_target_value(&ev).parse().unwrap_or(0))
+                        }
+                    >
+                        {names
+                            .into_iter()
+                            .enumerate()
+                            .map(|(i, n)| {
+                                view! {
+                                    <option
+                                        value=i.to_string()
+                                        selected=move || wb.rt.slice.get() == i
+                                    >
+                                        {n}
+                                    </option>
+                                }
+                            })
+                            .collect_view()}
+                    </select>
+                </label>
+            }
+        });
+        let body = match id {
+            View::Quality => view! {
+                <p class="detail" data-testid="runtime-summary">
+                    {r.summary.clone()}
+                </p>
+                {(0..slice.tables.len())
+                    .filter_map(|k| tv_runtime::cap_table(&slice, k))
+                    .map(|t| view! { <TableView table=t wb=wb /> })
+                    .collect_view()}
+                {tv_runtime::comparison_table(&slice)
+                    .map(|t| view! { <TableView table=t wb=wb /> })}
+            }
+            .into_any(),
+            View::Sweep => view! {
+                <Figure
+                    svg=tv_runtime::sweep_chart(&slice)
+                    name="cap-sweep".into()
+                    wb=wb
+                    testid="sweep-chart"
+                />
+                <TableView table=tv_runtime::sweep_table(&slice) wb=wb />
+            }
+            .into_any(),
+            View::Trace => view! {
+                <TableView table=tv_runtime::trace_table(&slice) wb=wb />
+                <TableView table=tv_runtime::exposure_table(&slice) wb=wb />
+            }
+            .into_any(),
+            View::Verification => view! {
+                <p class="sentence" data-testid="verification-summary">
+                    {tv_runtime::verification_summary(&r)}
+                </p>
+                <TableView table=tv_runtime::verification_table(&r) wb=wb />
+                <TableView table=tv_runtime::instance_table(&r) wb=wb />
+            }
+            .into_any(),
+            View::Episodes => {
+                let (ids, table) = tv_runtime::episode_list(&r, &wb.rt.filter.get());
+                view! {
+                    <ClickTable
+                        table=table
+                        ids=ids
+                        testid="runtime-episodes"
+                        on_open=Callback::new(move |id: String| {
+                            wb.rt.episode.set(Some(id));
+                            wb.rt.turn.set(0);
+                            wb.rt.view.set(View::Stepper);
+                        })
+                    />
+                }
+                .into_any()
+            }
+            View::Stepper => match wb
+                .rt
+                .episode
+                .get()
+                .and_then(|id| tv_runtime::episode_view(&r, &id))
+            {
+                None => view! { <p class="explain">"Open an episode from the Episodes list."</p> }
+                    .into_any(),
+                Some(v) => {
+                    let n = v.turns.len();
+                    let k = wb.rt.turn.get().min(n.saturating_sub(1));
+                    let turn = v.turns.get(k).cloned();
+                    let table = tv_runtime::turns_table(&v);
+                    view! {
+                        <article
+                            class="viewer"
+                            data-testid="runtime-stepper"
+                            data-id=v.episode_id.clone()
+                        >
+                            <h3>
+                                {format!(
+                                    "{} — {}, cap {}, score {:.3}{}, {}",
+                                    v.episode_id,
+                                    v.condition,
+                                    v.cap,
+                                    v.score,
+                                    v
+                                        .verified
+                                        .map(|x| format!(" (verified {x:.3})"))
+                                        .unwrap_or_default(),
+                                    v.termination,
+                                )}
+                            </h3>
+                            <p class="stepper-nav">
+                                <button
+                                    data-testid="turn-prev"
+                                    disabled={k == 0}
+                                    on:click=move |_| {
+                                        wb.rt.turn.update(|t| *t = t.saturating_sub(1))
+                                    }
+                                >
+                                    "← previous turn"
+                                </button>
+                                <span data-testid="turn-index">
+                                    {format!(" turn {} of {} ", k + 1, n)}
+                                </span>
+                                <button
+                                    data-testid="turn-next"
+                                    disabled={k + 1 >= n}
+                                    on:click=move |_| wb.rt.turn.update(|t| *t += 1)
+                                >
+                                    "next turn →"
+                                </button>
+                            </p>
+                            {turn
+                                .map(|t| {
+                                    view! {
+                                        <div
+                                            class="turn"
+                                            class:tool-error=t.name_error
+                                            data-testid="turn"
+                                            data-cap-hit=t.cap_hit.to_string()
+                                            data-name-error=t.name_error.to_string()
+                                        >
+                                            <p class="sentence" data-testid="turn-note">
+                                                {t.note.clone()}
+                                            </p>
+                                            {t
+                                                .reset_before
+                                                .then(|| {
+                                                    view! {
+                                                        <p class="detail">
+                                                            "The runtime cleared the bindings before this turn (stateless deployment)."
+                                                        </p>
+                                                    }
+                                                })}
+                                            <p class="detail">
+                                                {format!(
+                                                    "record: {} → {} entries",
+                                                    t.record_before.map_or("—".into(), |x| x.to_string()),
+                                                    t.record_after.map_or("—".into(), |x| x.to_string()),
+                                                )}
+                                            </p>
+                                            {t
+                                                .code
+                                                .map(|c| {
+                                                    view! {
+                                                        <details class="tool-call">
+                                                            <summary>"code"</summary>
+                                                            <pre>{c}</pre>
+                                                        </details>
+                                                    }
+                                                })}
+                                            <ol class="calls">
+                                                {t
+                                                    .calls
+                                                    .into_iter()
+                                                    .map(|c| {
+                                                        view! {
+                                                            <li class:cut=c.cut class:tool-error=c.error.is_some()>
+                                                                {format!(
+                                                                    "{}{}({}){}",
+                                                                    if c.cut { "✂ cut by the cap: " } else { "" },
+                                                                    c.tool,
+                                                                    c.args,
+                                                                    c
+                                                                        .error
+                                                                        .as_ref()
+                                                                        .map(|e| format!(" → error: {e}"))
+                                                                        .unwrap_or_default(),
+                                                                )}
+                                                            </li>
+                                                        }
+                                                    })
+                                                    .collect_view()}
+                                            </ol>
+                                            {t.error.map(|e| view! { <pre class="invalid">{e}</pre> })}
+                                        </div>
+                                    }
+                                })}
+                            <details class="alt">
+                                <summary>"Every turn as a table"</summary>
+                                <TableView table=table wb=wb />
+                            </details>
+                        </article>
+                    }.into_any()
+                }
+            },
+        };
+        view! {
+            {slices}
+            {body}
+        }
+        .into_any()
+    }
+}

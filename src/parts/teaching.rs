@@ -1,0 +1,182 @@
+//! Planted vs recovered gaps of the synthetic corpus, and the recovery
+//! experiment (corpora of 15, 50 and 200 models) run by a worker.
+
+use gapscope_view::table::{Cell, Table};
+use gapscope_view::trajectories as tv;
+use gapscope_worker::{Job, Progress, RecoveryPoint, CORPUS_LABEL, CORPUS_PLANTED};
+use leptos::prelude::*;
+
+use crate::answers::read_recovery;
+use crate::app::Workbench;
+use crate::parts::trajectories::NeedTrajectories;
+use crate::widgets::job::JobSlot;
+use crate::widgets::{Figure, TableView};
+
+/// The teaching page's state: it lives while the page is shown.
+struct TeachingState {
+    recovery: JobSlot<Vec<RecoveryPoint>>,
+    progress: RwSignal<Option<Progress>>,
+    gap: RwSignal<String>,
+}
+
+impl TeachingState {
+    fn new() -> Self {
+        TeachingState {
+            recovery: JobSlot::new(read_recovery),
+            progress: RwSignal::new(None),
+            gap: RwSignal::new("macro".to_string()),
+        }
+    }
+}
+
+#[component]
+pub(crate) fn TeachingView(wb: Workbench) -> impl IntoView {
+    let TeachingState {
+        recovery,
+        progress,
+        gap,
+    } = TeachingState::new();
+    let planted = tv::read_planted(CORPUS_PLANTED);
+    let run = move |_| {
+        recovery.answer.set(None);
+        progress.set(Some(Progress {
+            label: "starting".into(),
+            step: 0,
+            of: 1,
+        }));
+        // Not cancelled by a second click: both answer.
+        recovery.start(
+            wb.workers,
+            &Job::Recovery { seeds: 5 },
+            Vec::new(),
+            move |pr| progress.set(Some(pr)),
+            move |_, answer| {
+                progress.set(None);
+                recovery.answer.set(Some(answer));
+            },
+        );
+    };
+    move || {
+        let corpus = wb
+            .gaps
+            .analysis
+            .with(|a| a.as_ref().is_some_and(|a| a.source == CORPUS_LABEL));
+        if !corpus {
+            return view! { <NeedTrajectories wb=wb what="Planted gaps exist only for the synthetic corpus." /> }.into_any();
+        }
+        let Some(a) = wb.gaps.analysis.get() else {
+            return view! { <p></p> }.into_any();
+        };
+        let names: Vec<String> = a
+            .report
+            .dimensions
+            .operations
+            .iter()
+            .cloned()
+            .chain(["macro".to_string()])
+            .collect();
+        let pv = tv::planted_vs_recovered(&a.report, &planted, &gap.get());
+        view! {
+            <label>
+                "gap "
+                <select
+                    data-testid="teaching-gap"
+                    on:change=move |ev| gap.set(event_target_value(&ev))
+                >
+                    {names
+                        .into_iter()
+                        .map(|n| {
+                            let (n2, n3) = (n.clone(), n.clone());
+                            view! {
+                                <option value=n3 selected=move || gap.get() == n2>
+                                    {n}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+            {pv
+                .map(|(t, svg, _)| {
+                    view! {
+                        <Figure
+                            svg=svg
+                            name=format!("planted-{}", gap.get_untracked())
+                            wb=wb
+                            testid="planted-scatter"
+                        />
+                        <details class="alt">
+                            <summary>"As a table"</summary>
+                            <TableView table=t wb=wb />
+                        </details>
+                    }
+                })}
+            <p class="detail">
+                "How does recovery grow with the number of models? "
+                <button data-testid="run-recovery" on:click=run>
+                    "Generate corpora of 15, 50 and 200 models (5 seeds each) and measure"
+                </button>
+            </p>
+            {move || {
+                progress
+                    .get()
+                    .map(|p| {
+                        view! {
+                            <p class="muted" data-testid="recovery-progress">
+                                {format!("{} ({} of {})", p.label, p.step, p.of)}
+                            </p>
+                        }
+                    })
+            }}
+            {move || {
+                recovery
+                    .answer
+                    .get()
+                    .map(|r| match r {
+                        Err(e) => {
+                            view! {
+                                <p class="invalid" role="alert">
+                                    {e}
+                                </p>
+                            }
+                                .into_any()
+                        }
+                        Ok(points) => {
+                            view! {
+                                <TableView
+                                    table=Table {
+                                        title: "Recovery of planted gaps (mean Spearman over seeds)"
+                                            .into(),
+                                        headers: [
+                                            "Models",
+                                            "Families",
+                                            "Seeds",
+                                            "Macro gap ρ",
+                                            "Per-operation ρ (mean)",
+                                        ]
+                                            .map(String::from)
+                                            .to_vec(),
+                                        rows: points
+                                            .iter()
+                                            .map(|p| {
+                                                vec![
+                                                    Cell::num(Some(p.models as f64), 0),
+                                                    Cell::num(Some(p.families as f64), 0),
+                                                    Cell::num(Some(p.seeds as f64), 0),
+                                                    Cell::num(p.macro_rho, 2),
+                                                    Cell::num(p.operation_rho, 2),
+                                                ]
+                                            })
+                                            .collect(),
+                                    }
+                                    wb=wb
+                                />
+                            }
+                                .into_any()
+                        }
+                    })
+            }}
+        }
+        .into_any()
+    }
+}

@@ -1,0 +1,954 @@
+//! The trajectory pages of the realization-gap part: the trajectory list and
+//! viewer, proxy labels, and cross-task stability.
+
+use std::sync::Arc;
+
+use gapscope_core::overview::Overview;
+use gapscope_core::stability::{StabilityReport, StabilitySettings};
+use gapscope_core::trajectory::Trajectory;
+use gapscope_view::format::fmt;
+use gapscope_view::trajectories::{self as tv, RewardFilter, TrajectoryFilter, TrajectoryOrder};
+use gapscope_worker::{Job, OverviewResult, ProxyLabelFile, Source};
+use leptos::prelude::*;
+
+use crate::answers::{read_proxy_labels, read_stability, read_trajectory};
+use crate::app::{source_label, Workbench};
+use crate::pool::JobId;
+use crate::web;
+use crate::widgets::job::JobSlot;
+use crate::widgets::{row_keys, Figure, TableView};
+
+/// The name of the label file the proxy-label button adds to the source.
+pub(crate) const PROXY_LABELS: &str = "proxy-labels.csv";
+
+/// The trajectory pages' state.
+#[derive(Clone, Copy)]
+pub(crate) struct TrajectoriesState {
+    /// The trajectory files of the current source (None: none, or not yet).
+    /// Shared, not copied, by every view that reads it (a large corpus has
+    /// hundreds of thousands of rows).
+    pub(crate) overview: RwSignal<Option<Result<Arc<Overview>, String>>>,
+    /// The import job building the overview (the realization analysis's
+    /// job: one read of the files for both).
+    pub(crate) overview_job: StoredValue<Option<JobId>>,
+    /// What the overview was computed for (source and trajectory options).
+    pub(crate) overview_key: StoredValue<String>,
+    /// The source the side jobs read: the one last opened, even when its
+    /// realization analysis failed (e.g. trajectories without a foundational file).
+    pub(crate) side_source: StoredValue<Source>,
+    pub(crate) filter: RwSignal<TrajectoryFilter>,
+    pub(crate) order: RwSignal<TrajectoryOrder>,
+    /// The trajectory open in the viewer.
+    pub(crate) open: JobSlot<Option<Trajectory>, Trajectory>,
+    /// Proxy labels of the loaded τ²-bench files (added to the source as
+    /// `proxy-labels.csv`), or why there are none.
+    pub(crate) proxy: JobSlot<ProxyLabelFile>,
+    pub(crate) stability: JobSlot<StabilityReport>,
+    pub(crate) stability_regex: RwSignal<String>,
+    pub(crate) stability_gap: RwSignal<String>,
+}
+
+impl TrajectoriesState {
+    pub(crate) fn new() -> Self {
+        TrajectoriesState {
+            overview: RwSignal::new(None),
+            overview_job: StoredValue::new(None),
+            overview_key: StoredValue::new(String::new()),
+            side_source: StoredValue::new(Source::Example),
+            filter: RwSignal::new(TrajectoryFilter::default()),
+            order: RwSignal::new(TrajectoryOrder::Input),
+            open: JobSlot::new(read_trajectory),
+            proxy: JobSlot::new(read_proxy_labels),
+            stability: JobSlot::new(read_stability),
+            stability_regex: RwSignal::new(String::new()),
+            stability_gap: RwSignal::new("macro".into()),
+        }
+    }
+}
+
+impl Workbench {
+    /// Derive proxy labels from the loaded τ²-bench files and analyse them
+    /// with the labels (`proxy-labels.csv` joins the source, replacing an
+    /// earlier one).
+    pub(crate) fn derive_proxy_labels(self) {
+        let source = self.traj.side_source.get_value();
+        self.traj.proxy.answer.set(None);
+        self.traj.proxy.start(
+            self.workers,
+            &Job::ProxyLabels {
+                source: source.clone(),
+            },
+            self.files_of(&source),
+            |_| {},
+            move |_, result| {
+                if let Ok(labels) = &result {
+                    match web::text_file(PROXY_LABELS, &labels.csv) {
+                        Ok(file) => {
+                            let mut files: Vec<web_sys::File> = self
+                                .gaps
+                                .attached
+                                .get_value()
+                                .into_iter()
+                                .filter(|f| f.name() != PROXY_LABELS)
+                                .collect();
+                            files.push(file);
+                            let names = files.iter().map(|f| f.name()).collect();
+                            self.gaps.attached.set_value(files);
+                            self.gaps.derived.set_value(Vec::new());
+                            self.gaps.derived.set_value(vec![PROXY_LABELS.to_string()]);
+                            // Not the files hashed before, though perhaps
+                            // under the same names.
+                            self.gaps.digests.set_value(None);
+                            self.run(Source::Attached { names });
+                        }
+                        Err(e) => {
+                            self.traj
+                                .proxy
+                                .answer
+                                .set(Some(Err(format!("{PROXY_LABELS}: {e:?}"))));
+                            return;
+                        }
+                    }
+                }
+                self.traj.proxy.answer.set(Some(result));
+            },
+        );
+    }
+
+    /// What changes beside the analysis when `source` is (re-)analysed: the
+    /// stability analysis is cleared (recomputed on demand: it depends on
+    /// α); the trajectory overview and the open trajectory are cleared when
+    /// the source or the trajectory options changed. Whether the analysis
+    /// job must also build the overview (also when the job that was building
+    /// it was superseded before it answered).
+    pub(crate) fn side_jobs(self, source: &Source) -> bool {
+        self.traj.side_source.set_value(source.clone());
+        self.traj.stability.cancel(self.workers);
+        self.traj.stability.answer.set(None);
+        let options = self.gaps.trajectories.get_untracked();
+        let key = serde_json::to_string(&(source_label(source), &options)).unwrap_or_default();
+        if key == self.traj.overview_key.get_value() {
+            return self.traj.overview_job.get_value().is_some();
+        }
+        self.traj.overview_key.set_value(key);
+        self.traj.overview_job.set_value(None);
+        self.traj.open.cancel(self.workers);
+        self.traj.overview.set(None);
+        self.traj.open.answer.set(None);
+        *source != Source::Example
+    }
+
+    /// The overview part of an import job's answer, when that job is still
+    /// the one building the overview.
+    pub(crate) fn finish_overview(self, id: JobId, overview: OverviewResult) {
+        if self.traj.overview_job.get_value() != Some(id) {
+            return;
+        }
+        self.traj.overview_job.set_value(None);
+        self.traj.overview.set(match overview {
+            Ok(None) => None,
+            Ok(Some(o)) => Some(Ok(Arc::new(o))),
+            Err(e) => Some(Err(e)),
+        });
+    }
+
+    /// Open one trajectory in the viewer (read whole by a worker).
+    pub(crate) fn open_trajectory(self, id: String) {
+        self.traj.open.cancel(self.workers);
+        self.traj.open.answer.set(None);
+        let source = self.traj.side_source.get_value();
+        let job = Job::Trajectory {
+            source: source.clone(),
+            options: self.gaps.trajectories.get_untracked(),
+            id: id.clone(),
+        };
+        self.traj.open.start(
+            self.workers,
+            &job,
+            self.files_of(&source),
+            |_| {},
+            move |_, answer| {
+                self.traj.open.answer.set(Some(match answer {
+                    Ok(Some(t)) => Ok(t),
+                    Ok(None) => Err(format!(
+                        "trajectory `{id}` is no longer in the loaded files"
+                    )),
+                    Err(e) => Err(e),
+                }))
+            },
+        );
+    }
+
+    /// Compute cross-task stability for the current source, unless it runs.
+    pub(crate) fn ensure_stability(self) {
+        if self.traj.stability.running() {
+            return;
+        }
+        let source = self.traj.side_source.get_value();
+        let k = self.knobs.get_untracked();
+        let regex = self.traj.stability_regex.get_untracked();
+        let settings = StabilitySettings {
+            alpha: gapscope_core::Alpha::new(k.alpha).unwrap_or(gapscope_core::Alpha::DEFAULT),
+            seed: k.seed,
+            group_regex: (!regex.trim().is_empty()).then(|| regex.trim().to_string()),
+            macro_definition: k.macro_definition,
+            ..StabilitySettings::default()
+        };
+        let job = Job::Stability {
+            source: source.clone(),
+            options: self.gaps.trajectories.get_untracked(),
+            settings,
+        };
+        self.traj
+            .stability
+            .run(self.workers, &job, self.files_of(&source));
+    }
+}
+
+/// Load-the-corpus prompt for pages that need trajectory files.
+#[component]
+pub(crate) fn NeedTrajectories(wb: Workbench, what: &'static str) -> impl IntoView {
+    view! {
+        <p class="detail" data-testid="need-trajectories">
+            {what}
+            " Drop trajectory files (canonical JSONL, τ²-bench results, Inspect AI logs) with a foundational profile file, or "
+            <button
+                class="link"
+                data-testid="load-corpus"
+                on:click=move |_| wb.open(Source::Corpus)
+            >
+                "load the synthetic trajectory corpus"
+            </button>
+            " (seeded generator, planted gaps, 12 scenario groups)."
+        </p>
+    }
+}
+
+#[component]
+pub(crate) fn TrajectoriesView(wb: Workbench) -> impl IntoView {
+    move || match wb.traj.overview.get() {
+        None if wb.traj.overview_job.get_value().is_some() => {
+            view! { <p class="explain">"Reading the trajectories…"</p> }.into_any()
+        }
+        None => {
+            view! { <NeedTrajectories wb=wb what="No trajectory files are loaded." /> }.into_any()
+        }
+        Some(Err(e)) => view! {
+            <p class="invalid" role="alert" data-testid="overview-error">
+                {e}
+            </p>
+        }
+        .into_any(),
+        Some(Ok(o)) => view! { <TrajectoryList wb=wb overview=o /> }.into_any(),
+    }
+}
+
+#[component]
+#[allow(
+    clippy::too_many_lines,
+    reason = "one view! tree: the markup of the part, in page order"
+)]
+pub(crate) fn TrajectoryList(wb: Workbench, overview: Arc<Overview>) -> impl IntoView {
+    let o = overview;
+    let models = tv::distinct(o.trajectories.iter().map(|t| t.model.as_str()));
+    let groups = tv::distinct(o.trajectories.iter().filter_map(|t| t.group.as_deref()));
+    let terminations = tv::distinct(
+        o.trajectories
+            .iter()
+            .filter_map(|t| t.termination_reason.as_deref()),
+    );
+    let ops = o.profile.operations.clone();
+    let pick = |v: String| (!v.is_empty()).then_some(v);
+    let o_rows = o.clone();
+    let rows = Memo::new(move |_| {
+        tv::trajectory_rows(&o_rows, &wb.traj.filter.get(), &wb.traj.order.get())
+    });
+    const SHOWN: usize = 200;
+    let o_list = o.clone();
+    view! {
+        <p class="sentence" data-testid="overview-summary">
+            {format!("{}.", o.summary)}
+        </p>
+        <ProxyLabels wb=wb />
+        {(!o.notes.is_empty())
+            .then(|| {
+                view! {
+                    <ul class="warnings" data-testid="overview-notes">
+                        {o.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}
+                    </ul>
+                }
+            })}
+        <TableView table=tv::profile_table(&o) wb=wb />
+        <div class="filters" data-testid="trajectory-filters">
+            <label>
+                "model "
+                <select
+                    data-testid="filter-model"
+                    on:change=move |ev| {
+                        let v = pick(event_target_value(&ev));
+                        wb.traj.filter.update(|f| f.model = v);
+                    }
+                >
+                    <option value="" selected=move || wb.traj.filter.get().model.is_none()>
+                        "all"
+                    </option>
+                    {models
+                        .into_iter()
+                        .map(|m| {
+                            let (m2, m3) = (m.clone(), m.clone());
+                            view! {
+                                <option
+                                    value=m3
+                                    selected=move || {
+                                        wb.traj.filter.get().model.as_deref() == Some(m2.as_str())
+                                    }
+                                >
+                                    {m}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+            <label>
+                "task "
+                <input
+                    type="text"
+                    size="10"
+                    data-testid="filter-task"
+                    prop:value=move || wb.traj.filter.get().task
+                    on:input=move |ev| {
+                        let v = event_target_value(&ev);
+                        wb.traj.filter.update(|f| f.task = v);
+                    }
+                />
+            </label>
+            {(!groups.is_empty())
+                .then(|| {
+                    view! {
+                        <label>
+                            "group "
+                            <select
+                                data-testid="filter-group"
+                                on:change=move |ev| {
+                                    let v = pick(event_target_value(&ev));
+                                    wb.traj.filter.update(|f| f.group = v);
+                                }
+                            >
+                                <option
+                                    value=""
+                                    selected=move || wb.traj.filter.get().group.is_none()
+                                >
+                                    "all"
+                                </option>
+                                {groups
+                                    .into_iter()
+                                    .map(|g| {
+                                        let (v, g2) = (g.clone(), g.clone());
+                                        view! {
+                                            <option
+                                                value=v
+                                                selected=move || {
+                                                    wb.traj.filter.get().group.as_deref() == Some(g2.as_str())
+                                                }
+                                            >
+                                                {g}
+                                            </option>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </select>
+                        </label>
+                    }
+                })}
+            <label>
+                "reward "
+                <select
+                    data-testid="filter-reward"
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        wb.traj
+                            .filter
+                            .update(|f| {
+                                f.reward = match v.as_str() {
+                                    "success" => RewardFilter::Success,
+                                    "failure" => RewardFilter::Failure,
+                                    _ => RewardFilter::All,
+                                };
+                            });
+                    }
+                >
+                    <option
+                        value="all"
+                        selected=move || wb.traj.filter.get().reward == RewardFilter::All
+                    >
+                        "all"
+                    </option>
+                    <option
+                        value="success"
+                        selected=move || wb.traj.filter.get().reward == RewardFilter::Success
+                    >
+                        "1 (success)"
+                    </option>
+                    <option
+                        value="failure"
+                        selected=move || wb.traj.filter.get().reward == RewardFilter::Failure
+                    >
+                        "below 1"
+                    </option>
+                </select>
+            </label>
+            {(!terminations.is_empty())
+                .then(|| {
+                    view! {
+                        <label>
+                            "termination "
+                            <select
+                                data-testid="filter-termination"
+                                on:change=move |ev| {
+                                    let v = pick(event_target_value(&ev));
+                                    wb.traj.filter.update(|f| f.termination = v);
+                                }
+                            >
+                                <option
+                                    value=""
+                                    selected=move || wb.traj.filter.get().termination.is_none()
+                                >
+                                    "all"
+                                </option>
+                                {terminations
+                                    .into_iter()
+                                    .map(|g| {
+                                        let (v, g2) = (g.clone(), g.clone());
+                                        view! {
+                                            <option
+                                                value=v
+                                                selected=move || {
+                                                    wb.traj.filter.get().termination.as_deref()
+                                                        == Some(g2.as_str())
+                                                }
+                                            >
+                                                {g}
+                                            </option>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </select>
+                        </label>
+                    }
+                })}
+            <label>
+                <input
+                    type="checkbox"
+                    data-testid="filter-tool-errors"
+                    prop:checked=move || wb.traj.filter.get().tool_errors_only
+                    on:change=move |ev| {
+                        let on = event_target_checked(&ev);
+                        wb.traj.filter.update(|f| f.tool_errors_only = on);
+                    }
+                />
+                " with tool errors"
+            </label>
+            <label>
+                <input
+                    type="checkbox"
+                    data-testid="filter-gold"
+                    prop:checked=move || wb.traj.filter.get().gold_unmatched_only
+                    on:change=move |ev| {
+                        let on = event_target_checked(&ev);
+                        wb.traj.filter.update(|f| f.gold_unmatched_only = on);
+                    }
+                />
+                " with missed gold actions"
+            </label>
+            <label>
+                "order "
+                <select
+                    data-testid="trajectory-order"
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        wb.traj
+                            .order
+                            .set(
+                                match v.as_str() {
+                                    "input" => TrajectoryOrder::Input,
+                                    "reward" => TrajectoryOrder::Reward,
+                                    op => {
+                                        TrajectoryOrder::OperationAscending(
+                                            op.trim_start_matches("op:").to_string(),
+                                        )
+                                    }
+                                },
+                            );
+                    }
+                >
+                    <option
+                        value="input"
+                        selected=move || wb.traj.order.get() == TrajectoryOrder::Input
+                    >
+                        "input order"
+                    </option>
+                    <option
+                        value="reward"
+                        selected=move || wb.traj.order.get() == TrajectoryOrder::Reward
+                    >
+                        "reward (lowest first)"
+                    </option>
+                    {ops
+                        .iter()
+                        .map(|op| {
+                            let op2 = op.clone();
+                            view! {
+                                <option
+                                    value=format!("op:{op}")
+                                    selected=move || {
+                                        wb.traj.order.get()
+                                            == TrajectoryOrder::OperationAscending(op2.clone())
+                                    }
+                                >
+                                    {format!("{op} score (lowest first)")}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+        </div>
+        {move || {
+            let rows = rows.get();
+            let o = o_list.clone();
+            let shown = rows.len().min(SHOWN);
+            let table = tv::list_table(&o, &rows[..shown]);
+            let ids: Vec<String> = rows[..shown]
+                .iter()
+                .map(|&i| o.trajectories[i].id.clone())
+                .collect();
+            view! {
+                <p class="detail" data-testid="trajectory-count">
+                    {format!(
+                        "{} of {} trajectories{}",
+                        rows.len(),
+                        o.trajectories.len(),
+                        if rows.len() > SHOWN {
+                            format!(
+                                "; the first {SHOWN} are listed: narrow the filters to see others",
+                            )
+                        } else {
+                            String::new()
+                        },
+                    )}
+                </p>
+                <div class="table-wrap">
+                    <table
+                        class="data trajectories"
+                        data-testid="trajectory-list"
+                        data-title="Trajectories"
+                    >
+                        <thead>
+                            <tr>
+                                {table
+                                    .headers
+                                    .iter()
+                                    .map(|h| view! { <th scope="col">{h.clone()}</th> })
+                                    .collect_view()}
+                            </tr>
+                        </thead>
+                        <tbody>
+                            {table
+                                .rows
+                                .into_iter()
+                                .zip(ids)
+                                .map(|(cells, id)| {
+                                    let id2 = id.clone();
+                                    let id3 = id.clone();
+                                    view! {
+                                        <tr
+                                            tabindex="0"
+                                            data-id=id.clone()
+                                            class:open=move || {
+                                                wb.traj
+                                                    .open
+                                                    .answer
+                                                    .with(|t| matches!(t, Some(Ok(t)) if t.id == id3))
+                                            }
+                                            on:click=move |_| wb.open_trajectory(id.clone())
+                                            on:keydown=move |ev| row_keys(
+                                                &ev,
+                                                || wb.open_trajectory(id2.clone()),
+                                            )
+                                        >
+                                            {cells
+                                                .into_iter()
+                                                .map(|c| view! { <td>{c.display()}</td> })
+                                                .collect_view()}
+                                        </tr>
+                                    }
+                                })
+                                .collect_view()}
+                        </tbody>
+                    </table>
+                </div>
+            }
+        }}
+        <TrajectoryViewer wb=wb operations=o.profile.operations.clone() />
+    }
+}
+
+/// The proxy-label button (τ²-bench files carry no operation labels) and
+/// what it gave.
+#[component]
+pub(crate) fn ProxyLabels(wb: Workbench) -> impl IntoView {
+    move || {
+        if !matches!(wb.traj.side_source.get_value(), Source::Attached { .. }) {
+            return ().into_any();
+        }
+        let running = wb.traj.proxy.running() && wb.traj.proxy.answer.get().is_none();
+        view! {
+            <div class="proxy" data-testid="proxy">
+                <button
+                    data-testid="derive-proxy-labels"
+                    disabled=running
+                    on:click=move |_| wb.derive_proxy_labels()
+                    title="Deterministic operation labels (ST, AS, RC, TM) from the trace of every τ²-bench simulation, as gapscope evidence tau2-labels gives them (docs/proxy-labels.md), added to the loaded files as proxy-labels.csv"
+                >
+                    {if running {
+                        "Deriving proxy labels…"
+                    } else {
+                        "Derive proxy labels (τ²-bench)"
+                    }}
+                </button>
+                {match wb.traj.proxy.answer.get() {
+                    None => ().into_any(),
+                    Some(Err(e)) => {
+                        view! {
+                            <span class="invalid" role="alert" data-testid="proxy-error">
+                                {e}
+                            </span>
+                        }
+                            .into_any()
+                    }
+                    Some(Ok(p)) => {
+                        let csv = p.csv.clone();
+                        let rows = p.csv.lines().count().saturating_sub(1);
+                        view! {
+                            <span class="detail" data-testid="proxy-note">
+                                {format!(
+                                    "{PROXY_LABELS}: {rows} labels from {}{}; the operation profile below uses them.",
+                                    p.labelled.join(", "),
+                                    if p.left_out.is_empty() {
+                                        String::new()
+                                    } else {
+                                        format!(
+                                            " ({} left out: not τ²-bench results)",
+                                            p.left_out.join(", "),
+                                        )
+                                    },
+                                )}
+                            </span>
+                            " "
+                            <button
+                                class="link"
+                                data-testid="proxy-download"
+                                on:click=move |_| {
+                                    let _ = web::download(PROXY_LABELS, "text/csv", &csv);
+                                }
+                            >
+                                "Download"
+                            </button>
+                            <details>
+                                <summary>"Per file and operation"</summary>
+                                <pre data-testid="proxy-summary">{p.summary}</pre>
+                            </details>
+                        }
+                            .into_any()
+                    }
+                }}
+            </div>
+        }
+        .into_any()
+    }
+}
+
+#[component]
+#[allow(
+    clippy::too_many_lines,
+    reason = "one view! tree: the markup of the part, in page order"
+)]
+pub(crate) fn TrajectoryViewer(wb: Workbench, operations: Vec<String>) -> impl IntoView {
+    move || {
+        let ops = operations.clone();
+        match wb.traj.open.answer.get() {
+            None if wb.traj.open.running() => view! {
+                <p class="explain" data-testid="viewer-loading">
+                    "Reading the trajectory…"
+                </p>
+            }.into_any(),
+            None => view! { <p class="explain">"Click a trajectory (or press Enter on it) to read it here."</p> }.into_any(),
+            Some(Err(e)) => view! {
+                <p class="invalid" role="alert">
+                    {e}
+                </p>
+            }.into_any(),
+            Some(Ok(t)) => {
+                let header = format!(
+                    "{} — model {}, task {}{}, reward {}, {}",
+                    t.id,
+                    t.model,
+                    t.task_id,
+                    t.scenario_group.as_ref().map(|g| format!(" (group {g})")).unwrap_or_default(),
+                    t.reward.map_or("—".into(), |r| fmt(Some(r), 2)),
+                    t.termination_reason.clone().map_or("termination not recorded".into(), |r| format!("ended: {r}"))
+                );
+                let labels: Vec<(String, String)> = ops
+                    .iter()
+                    .filter_map(|op| {
+                        let l = t.labels.get(op)?;
+                        Some((op.clone(), l.iter().map(|v| v.map_or("null".into(), |v| v.to_string())).collect::<Vec<_>>().join(", ")))
+                    })
+                    .collect();
+                view! {
+                    <article class="viewer" data-testid="trajectory-viewer" data-id=t.id.clone()>
+                        <h3>{header}</h3>
+                        {(!labels.is_empty())
+                            .then(|| {
+                                view! {
+                                    <p class="detail" data-testid="viewer-labels">
+                                        "Labels: "
+                                        {labels
+                                            .into_iter()
+                                            .map(|(op, l)| format!("{op} [{l}]"))
+                                            .collect::<Vec<_>>()
+                                            .join("; ")}
+                                    </p>
+                                }
+                            })}
+                        {(!t.gold_actions.is_empty())
+                            .then(|| {
+                                view! {
+                                    <details class="gold" open=true data-testid="gold-actions">
+                                        <summary>
+                                            {format!(
+                                                "Gold actions: {} of {} performed",
+                                                t.gold_actions.iter().filter(|g| g.matched).count(),
+                                                t.gold_actions.len(),
+                                            )}
+                                        </summary>
+                                        <ul>
+                                            {t
+                                                .gold_actions
+                                                .iter()
+                                                .map(|g| {
+                                                    view! {
+                                                        <li
+                                                            class:unmatched=!g.matched
+                                                            data-testid=if g.matched {
+                                                                "gold-matched"
+                                                            } else {
+                                                                "gold-unmatched"
+                                                            }
+                                                        >
+                                                            {if g.matched { "✓ " } else { "✗ not performed: " }}
+                                                            <code>{format!("{}({})", g.name, g.arguments)}</code>
+                                                        </li>
+                                                    }
+                                                })
+                                                .collect_view()}
+                                        </ul>
+                                    </details>
+                                }
+                            })}
+                        <ol class="messages" data-testid="messages">
+                            {t
+                                .messages
+                                .iter()
+                                .map(|m| {
+                                    let text = tv::content_text(&m.content);
+                                    let error = m.error == Some(true);
+                                    let role = m.role.clone();
+                                    view! {
+                                        <li
+                                            class=format!("msg role-{role}")
+                                            class:tool-error=error
+                                            data-role=role.clone()
+                                        >
+                                            <span class="role">
+                                                {if error {
+                                                    format!("{role} (error)")
+                                                } else {
+                                                    role.clone()
+                                                }}
+                                            </span>
+                                            {if m.role == "tool" {
+                                                view! {
+                                                    <details class="tool-result" open=error>
+                                                        <summary>
+                                                            {format!(
+                                                                "result{}",
+                                                                m
+                                                                    .tool_call_id
+                                                                    .as_ref()
+                                                                    .map(|i| format!(" of {i}"))
+                                                                    .unwrap_or_default(),
+                                                            )}
+                                                        </summary>
+                                                        <pre>{text}</pre>
+                                                    </details>
+                                                }
+                                                    .into_any()
+                                            } else {
+                                                view! { <div class="text">{text}</div> }.into_any()
+                                            }}
+                                            {m
+                                                .tool_calls
+                                                .iter()
+                                                .map(|c| {
+                                                    view! {
+                                                        <details class="tool-call">
+                                                            <summary>
+                                                                <code>{format!("{}(…)", c.name)}</code>
+                                                                {c.id.as_ref().map(|i| format!(" {i}")).unwrap_or_default()}
+                                                            </summary>
+                                                            <pre>
+                                                                {serde_json::to_string_pretty(&c.arguments)
+                                                                    .unwrap_or_default()}
+                                                            </pre>
+                                                        </details>
+                                                    }
+                                                })
+                                                .collect_view()}
+                                        </li>
+                                    }
+                                })
+                                .collect_view()}
+                        </ol>
+                    </article>
+                }.into_any()
+            }
+        }
+    }
+}
+
+#[component]
+#[allow(
+    clippy::too_many_lines,
+    reason = "one view! tree: the markup of the part, in page order"
+)]
+pub(crate) fn StabilityView(wb: Workbench) -> impl IntoView {
+    Effect::new(move |_| {
+        let groups = wb.traj.overview.with(|o| matches!(o, Some(Ok(o)) if o.groups > 0 || !wb.traj.stability_regex.get().trim().is_empty()));
+        if groups && wb.traj.stability.answer.get().is_none() {
+            wb.ensure_stability();
+        }
+    });
+    let regex = move |text: String| {
+        wb.traj.stability_regex.set(text);
+        wb.traj.stability.cancel(wb.workers);
+        wb.traj.stability.answer.set(None);
+    };
+    move || {
+        match wb.traj.overview.get() {
+        None | Some(Err(_)) => view! {
+            <NeedTrajectories
+                wb=wb
+                what="Cross-task stability needs trajectories in scenario groups and a foundational profile."
+            />
+        }.into_any(),
+        Some(Ok(o)) => view! {
+            <p class="detail">
+                {format!(
+                    "{} scenario group{} in the trajectories. ",
+                    o.groups,
+                    if o.groups == 1 { "" } else { "s" },
+                )}
+                <label>
+                    "groups from a regular expression over task ids (first capture group; empty: scenario_group) "
+                    <input
+                        type="text"
+                        size="16"
+                        data-testid="group-regex"
+                        placeholder="e.g. ^\\[(\\w+)\\]"
+                        prop:value=move || wb.traj.stability_regex.get()
+                        on:change=move |ev| regex(event_target_value(&ev))
+                    />
+                </label>
+            </p>
+            {move || match wb.traj.stability.answer.get() {
+                None => {
+                    view! {
+                        <p class="explain" data-testid="stability-busy">
+                            "Splitting the groups and fitting both halves in a worker…"
+                        </p>
+                    }
+                        .into_any()
+                }
+                Some(Err(e)) => {
+                    view! {
+                        <p class="invalid" role="alert" data-testid="stability-error">
+                            {e}
+                        </p>
+                    }
+                        .into_any()
+                }
+                Some(Ok(s)) => {
+                    let names: Vec<String> = s.stability.keys().cloned().collect();
+                    let s2 = s.clone();
+                    view! {
+                        <p class="detail" data-testid="stability-halves">
+                            {format!(
+                                "Half A: {}. Half B: {}. {} further seeded splits ({} distinct); {} bootstrap draws of groups within each half.",
+                                s.half_a.join(", "),
+                                s.half_b.join(", "),
+                                s.splits,
+                                s.distinct_splits,
+                                s.bootstrap,
+                            )}
+                        </p>
+                        <TableView table=tv::stability_table(&s) wb=wb />
+                        <label>
+                            "scatter of "
+                            <select
+                                data-testid="stability-gap"
+                                on:change=move |ev| {
+                                    wb.traj.stability_gap.set(event_target_value(&ev))
+                                }
+                            >
+                                {names
+                                    .into_iter()
+                                    .map(|n| {
+                                        let (n2, n3) = (n.clone(), n.clone());
+                                        view! {
+                                            <option
+                                                value=n3
+                                                selected=move || wb.traj.stability_gap.get() == n2
+                                            >
+                                                {n}
+                                            </option>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </select>
+                        </label>
+                        {move || {
+                            tv::stability_scatter(&s2, &wb.traj.stability_gap.get())
+                                .map(|svg| {
+                                    view! {
+                                        <Figure
+                                            svg=svg
+                                            name=format!(
+                                                "stability-{}",
+                                                wb.traj.stability_gap.get_untracked(),
+                                            )
+                                            wb=wb
+                                            testid="stability-scatter"
+                                        />
+                                    }
+                                })
+                        }}
+                    }
+                        .into_any()
+                }
+            }}
+        }.into_any(),
+    }
+    }
+}
