@@ -11,7 +11,6 @@
 //! never builds leptos.
 
 #[cfg(target_arch = "wasm32")]
-mod answers;
 #[cfg(target_arch = "wasm32")]
 mod app;
 #[cfg(target_arch = "wasm32")]

@@ -1,14 +1,11 @@
 //! Evidence to action: the worked case set (or opened files) scored by a
 //! worker, its tables and figures, the episode list and the replay.
 
-use gapscope_core::evidence::EvidenceReport;
-use gapscope_core::trajectory::Message;
 use gapscope_view::evidence as tv_evidence;
 use gapscope_view::nav::EvidenceView as View;
-use gapscope_worker::{Job, Source};
+use gapscope_worker::{ask, Source};
 use leptos::prelude::*;
 
-use crate::answers::{read_evidence, read_messages};
 use crate::app::{opened, source_label, Workbench};
 use crate::widgets::job::JobSlot;
 use crate::widgets::{area_panel, sub_nav, ClickTable, Figure, TableView};
@@ -16,26 +13,26 @@ use crate::widgets::{area_panel, sub_nav, ClickTable, Figure, TableView};
 /// The evidence part's state.
 #[derive(Clone, Copy)]
 pub(crate) struct EvidenceState {
-    pub(crate) report: JobSlot<EvidenceReport>,
+    pub(crate) report: JobSlot<ask::Evidence>,
     /// `None`: the worked set.
     pub(crate) source: StoredValue<Option<Source>>,
     pub(crate) files: StoredValue<Vec<web_sys::File>, LocalStorage>,
     pub(crate) view: RwSignal<View>,
     pub(crate) filter: RwSignal<tv_evidence::EpisodeFilter>,
     pub(crate) episode: RwSignal<Option<String>>,
-    pub(crate) messages: JobSlot<Vec<Message>>,
+    pub(crate) messages: JobSlot<ask::EvidenceMessages>,
 }
 
 impl EvidenceState {
     pub(crate) fn new() -> Self {
         EvidenceState {
-            report: JobSlot::new(read_evidence),
+            report: JobSlot::new(),
             source: StoredValue::new(None),
             files: StoredValue::new_local(Vec::new()),
             view: RwSignal::new(View::Ecs),
             filter: RwSignal::new(Default::default()),
             episode: RwSignal::new(None),
-            messages: JobSlot::new(read_messages),
+            messages: JobSlot::new(),
         }
     }
 }
@@ -49,13 +46,13 @@ impl Workbench {
         self.ev.filter.set(Default::default());
         let source = self.ev.source.get_value();
         let k = self.knobs.get_untracked();
-        let job = Job::Evidence {
+        let job = ask::Evidence {
             source: source.clone(),
             bootstrap: k.bootstrap.min(10_000),
             seed: k.seed,
         };
         let files = opened(&source, self.ev.files);
-        self.ev.report.run(self.workers, &job, files);
+        self.ev.report.run(self.workers, job, files);
     }
 
     /// Open one evidence episode in the replay (its messages read by a worker).
@@ -65,14 +62,14 @@ impl Workbench {
         self.ev.view.set(View::Episode);
         let source = self.ev.source.get_value();
         let files = opened(&source, self.ev.files);
-        let job = Job::EvidenceMessages {
+        let job = ask::EvidenceMessages {
             source,
             id: id.clone(),
         };
         // Not cancelled by a newer episode: its answer is only dropped.
         self.ev.messages.start(
             self.workers,
-            &job,
+            job,
             files,
             |_| {},
             move |_, answer| {

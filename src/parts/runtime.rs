@@ -2,25 +2,21 @@
 //! analysed by a worker, its tables and figures, the episode list and the
 //! stepper.
 
-use gapscope_core::runtime::{RuntimeReport, SimParams};
+use gapscope_core::runtime::SimParams;
 use gapscope_view::nav::RuntimeView as View;
 use gapscope_view::runtime as tv_runtime;
-use gapscope_worker::{Job, Source};
+use gapscope_worker::{ask, Source};
 use leptos::prelude::*;
 
-use crate::answers::read_runtime;
 use crate::app::{opened, source_label, Workbench};
 use crate::web;
 use crate::widgets::job::JobSlot;
 use crate::widgets::{area_panel, sub_nav, ClickTable, Figure, TableView};
 
-/// A runtime report and the simulated log it came from (when simulated).
-pub(crate) type Simulated = (RuntimeReport, Option<String>);
-
 /// The runtime part's state.
 #[derive(Clone, Copy)]
 pub(crate) struct RuntimeState {
-    pub(crate) report: JobSlot<Simulated>,
+    pub(crate) report: JobSlot<ask::Runtime>,
     /// `None`: simulate with `params`.
     pub(crate) source: StoredValue<Option<Source>>,
     pub(crate) files: StoredValue<Vec<web_sys::File>, LocalStorage>,
@@ -35,7 +31,7 @@ pub(crate) struct RuntimeState {
 impl RuntimeState {
     pub(crate) fn new() -> Self {
         RuntimeState {
-            report: JobSlot::new(read_runtime),
+            report: JobSlot::new(),
             source: StoredValue::new(None),
             files: StoredValue::new_local(Vec::new()),
             params: RwSignal::new(SimParams::default()),
@@ -55,14 +51,14 @@ impl Workbench {
         self.rt.episode.set(None);
         let source = self.rt.source.get_value();
         let k = self.knobs.get_untracked();
-        let job = Job::Runtime {
+        let job = ask::Runtime {
             simulate: source.is_none().then(|| self.rt.params.get_untracked()),
             source: source.clone(),
             bootstrap: k.bootstrap.min(10_000),
             seed: k.seed,
         };
         let files = opened(&source, self.rt.files);
-        self.rt.report.run(self.workers, &job, files);
+        self.rt.report.run(self.workers, job, files);
     }
 }
 

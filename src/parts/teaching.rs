@@ -3,10 +3,9 @@
 
 use gapscope_view::table::{Cell, Table};
 use gapscope_view::trajectories as tv;
-use gapscope_worker::{Job, Progress, RecoveryPoint, CORPUS_LABEL, CORPUS_PLANTED};
+use gapscope_worker::{ask, Progress, CORPUS_LABEL, CORPUS_PLANTED};
 use leptos::prelude::*;
 
-use crate::answers::read_recovery;
 use crate::app::Workbench;
 use crate::parts::trajectories::NeedTrajectories;
 use crate::widgets::job::JobSlot;
@@ -14,7 +13,7 @@ use crate::widgets::{Figure, TableView};
 
 /// The teaching page's state: it lives while the page is shown.
 struct TeachingState {
-    recovery: JobSlot<Vec<RecoveryPoint>>,
+    recovery: JobSlot<ask::Recovery>,
     progress: RwSignal<Option<Progress>>,
     gap: RwSignal<String>,
 }
@@ -22,7 +21,7 @@ struct TeachingState {
 impl TeachingState {
     fn new() -> Self {
         TeachingState {
-            recovery: JobSlot::new(read_recovery),
+            recovery: JobSlot::new(),
             progress: RwSignal::new(None),
             gap: RwSignal::new("macro".to_string()),
         }
@@ -47,7 +46,7 @@ pub(crate) fn TeachingView(wb: Workbench) -> impl IntoView {
         // Not cancelled by a second click: both answer.
         recovery.start(
             wb.workers,
-            &Job::Recovery { seeds: 5 },
+            ask::Recovery { seeds: 5 },
             Vec::new(),
             move |pr| progress.set(Some(pr)),
             move |_, answer| {

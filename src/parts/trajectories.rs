@@ -4,14 +4,13 @@
 use std::sync::Arc;
 
 use gapscope_core::overview::Overview;
-use gapscope_core::stability::{StabilityReport, StabilitySettings};
+use gapscope_core::stability::StabilitySettings;
 use gapscope_core::trajectory::Trajectory;
 use gapscope_view::format::fmt;
 use gapscope_view::trajectories::{self as tv, RewardFilter, TrajectoryFilter, TrajectoryOrder};
-use gapscope_worker::{Job, OverviewResult, ProxyLabelFile, Source};
+use gapscope_worker::{ask, OverviewResult, Source};
 use leptos::prelude::*;
 
-use crate::answers::{read_proxy_labels, read_stability, read_trajectory};
 use crate::app::{source_label, Workbench};
 use crate::pool::JobId;
 use crate::web;
@@ -39,11 +38,11 @@ pub(crate) struct TrajectoriesState {
     pub(crate) filter: RwSignal<TrajectoryFilter>,
     pub(crate) order: RwSignal<TrajectoryOrder>,
     /// The trajectory open in the viewer.
-    pub(crate) open: JobSlot<Option<Trajectory>, Trajectory>,
+    pub(crate) open: JobSlot<ask::Trajectory, Trajectory>,
     /// Proxy labels of the loaded τ²-bench files (added to the source as
     /// `proxy-labels.csv`), or why there are none.
-    pub(crate) proxy: JobSlot<ProxyLabelFile>,
-    pub(crate) stability: JobSlot<StabilityReport>,
+    pub(crate) proxy: JobSlot<ask::ProxyLabels>,
+    pub(crate) stability: JobSlot<ask::Stability>,
     pub(crate) stability_regex: RwSignal<String>,
     pub(crate) stability_gap: RwSignal<String>,
 }
@@ -57,9 +56,9 @@ impl TrajectoriesState {
             side_source: StoredValue::new(Source::Example),
             filter: RwSignal::new(TrajectoryFilter::default()),
             order: RwSignal::new(TrajectoryOrder::Input),
-            open: JobSlot::new(read_trajectory),
-            proxy: JobSlot::new(read_proxy_labels),
-            stability: JobSlot::new(read_stability),
+            open: JobSlot::new(),
+            proxy: JobSlot::new(),
+            stability: JobSlot::new(),
             stability_regex: RwSignal::new(String::new()),
             stability_gap: RwSignal::new("macro".into()),
         }
@@ -75,7 +74,7 @@ impl Workbench {
         self.traj.proxy.answer.set(None);
         self.traj.proxy.start(
             self.workers,
-            &Job::ProxyLabels {
+            ask::ProxyLabels {
                 source: source.clone(),
             },
             self.files_of(&source),
@@ -157,14 +156,14 @@ impl Workbench {
         self.traj.open.cancel(self.workers);
         self.traj.open.answer.set(None);
         let source = self.traj.side_source.get_value();
-        let job = Job::Trajectory {
+        let job = ask::Trajectory {
             source: source.clone(),
             options: self.gaps.trajectories.get_untracked(),
             id: id.clone(),
         };
         self.traj.open.start(
             self.workers,
-            &job,
+            job,
             self.files_of(&source),
             |_| {},
             move |_, answer| {
@@ -194,14 +193,14 @@ impl Workbench {
             macro_definition: k.macro_definition,
             ..StabilitySettings::default()
         };
-        let job = Job::Stability {
+        let job = ask::Stability {
             source: source.clone(),
             options: self.gaps.trajectories.get_untracked(),
             settings,
         };
         self.traj
             .stability
-            .run(self.workers, &job, self.files_of(&source));
+            .run(self.workers, job, self.files_of(&source));
     }
 }
 

@@ -1,7 +1,8 @@
 //! The worker pool as the page uses it ([`Workers`]) and the one job slot
 //! ([`JobSlot`]) every job the page sends goes through.
 
-use gapscope_worker::{Answer, Job, Progress};
+use gapscope_worker::ask::Ask;
+use gapscope_worker::Progress;
 use leptos::prelude::*;
 
 use crate::pool::{JobId, Pool, PoolStats};
@@ -37,44 +38,63 @@ impl Workers {
         self.pool.with_value(|p| p.cancel(id));
     }
 
-    fn submit(
+    fn ask<Q: Ask + 'static>(
         self,
-        job: &Job,
+        ask: Q,
         files: Vec<web_sys::File>,
         on_progress: impl FnMut(Progress) + 'static,
-        on_done: impl FnOnce(Answer) + 'static,
+        on_done: impl FnOnce(Q::Reply) + 'static,
     ) -> JobId {
         self.pool
-            .with_value(|p| p.submit(job, files, on_progress, on_done))
+            .with_value(|p| p.ask(ask, files, on_progress, on_done))
     }
 }
 
-/// One kind of job: the id of the job running now (so that a newer request
-/// can cancel it), how the worker's [`Answer`] reads as this job's answer
-/// `A` (`read`, given once at construction, from [`crate::answers`]: the
-/// only place an `Answer` is matched), and the answer on screen, `S` (the answer itself unless the
-/// part keeps something else: `()` when the answer goes elsewhere).
-pub(crate) struct JobSlot<A: 'static, S: 'static = A> {
+/// One kind of job, `Q` (an [`Ask`] of `gapscope-worker`: the job's request
+/// type, tied to its reply `Result<A, String>`): the id of the job running
+/// now (so that a newer request can cancel it) and the answer on screen, `S`
+/// (the answer itself unless the part keeps something else: `()` when the
+/// answer goes elsewhere). The page never matches a worker `Answer`.
+pub(crate) struct JobSlot<Q: 'static, S: 'static = Reply<Q>> {
     /// The answer on screen (`None`: none yet, cleared, or running).
     pub(crate) answer: RwSignal<Option<Result<S, String>>>,
     id: StoredValue<Option<JobId>>,
-    read: fn(Answer) -> Result<A, String>,
+    job: std::marker::PhantomData<fn() -> Q>,
 }
 
-impl<A, S> Clone for JobSlot<A, S> {
+/// The `A` of a job whose reply is `Result<A, String>`.
+pub(crate) type Reply<Q> = <<Q as Ask>::Reply as Answered>::Ok;
+
+/// A reply that is a result with a message as its error.
+pub(crate) trait Answered {
+    type Ok;
+    fn into_result(self) -> Result<Self::Ok, String>;
+}
+
+impl<A> Answered for Result<A, String> {
+    type Ok = A;
+    fn into_result(self) -> Result<A, String> {
+        self
+    }
+}
+
+impl<Q, S> Clone for JobSlot<Q, S> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<A, S> Copy for JobSlot<A, S> {}
+impl<Q, S> Copy for JobSlot<Q, S> {}
 
-impl<A: 'static, S: Send + Sync + 'static> JobSlot<A, S> {
-    pub(crate) fn new(read: fn(Answer) -> Result<A, String>) -> Self {
+impl<Q: Ask + 'static, S: Send + Sync + 'static> JobSlot<Q, S>
+where
+    Q::Reply: Answered,
+{
+    pub(crate) fn new() -> Self {
         JobSlot {
             answer: RwSignal::new(None),
             id: StoredValue::new(None),
-            read,
+            job: std::marker::PhantomData,
         }
     }
 
@@ -95,21 +115,21 @@ impl<A: 'static, S: Send + Sync + 'static> JobSlot<A, S> {
         self.id.set_value(None);
     }
 
-    /// Submit `job` with `files`: the slot holds its id until it answers;
-    /// `done` gets that id and the answer read as `A`, then the pool line is
-    /// refreshed. A cancelled job never answers.
+    /// Submit `ask` with `files`: the slot holds its id until it answers;
+    /// `done` gets that id and the reply, then the pool line is refreshed. A
+    /// cancelled job never answers.
     pub(crate) fn start(
         self,
         workers: Workers,
-        job: &Job,
+        ask: Q,
         files: Vec<web_sys::File>,
         on_progress: impl FnMut(Progress) + 'static,
-        done: impl FnOnce(Option<JobId>, Result<A, String>) + 'static,
+        done: impl FnOnce(Option<JobId>, Result<Reply<Q>, String>) + 'static,
     ) -> JobId {
-        let id = workers.submit(job, files, on_progress, move |answer| {
+        let id = workers.ask(ask, files, on_progress, move |reply: Q::Reply| {
             let id = self.id.get_value();
             self.id.set_value(None);
-            done(id, (self.read)(answer));
+            done(id, reply.into_result());
             workers.refresh();
         });
         self.id.set_value(Some(id));
@@ -118,12 +138,16 @@ impl<A: 'static, S: Send + Sync + 'static> JobSlot<A, S> {
     }
 }
 
-impl<A: Send + Sync + 'static> JobSlot<A> {
-    /// Submit `job` and show its answer as it comes.
-    pub(crate) fn run(self, workers: Workers, job: &Job, files: Vec<web_sys::File>) {
+impl<Q: Ask + 'static> JobSlot<Q>
+where
+    Q::Reply: Answered,
+    Reply<Q>: Send + Sync,
+{
+    /// Submit `ask` and show its answer as it comes.
+    pub(crate) fn run(self, workers: Workers, ask: Q, files: Vec<web_sys::File>) {
         self.start(
             workers,
-            job,
+            ask,
             files,
             |_| {},
             move |_, answer| {

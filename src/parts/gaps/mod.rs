@@ -7,11 +7,10 @@ use gapscope_core::RoleOverrides;
 use gapscope_view::gaps::GapOrder;
 use gapscope_view::heatmap::CorrelationKind;
 use gapscope_view::nav::GapsView as View;
-use gapscope_worker::{Analysis, Job, Pair, Request, Source};
+use gapscope_worker::{ask, Analysis, Pair, Request, Source};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::answers::{read_analysis, read_digests, Imported};
 use crate::app::{source_label, Knobs, Workbench};
 use crate::pool::JobId;
 use crate::web;
@@ -47,11 +46,11 @@ pub(crate) struct GapsState {
     pub(crate) derived: StoredValue<Vec<String>>,
     /// The realization analysis running now, if any (its answer goes to
     /// `analysis` or `error`).
-    pub(crate) job: JobSlot<Imported, ()>,
+    pub(crate) job: JobSlot<ask::Analysis, ()>,
     /// The job whose analysis is on screen (its manifest's digests may
     /// follow its answer: [`Workbench::finish_digests`]).
     pub(crate) shown_job: StoredValue<Option<JobId>>,
-    pub(crate) digest: JobSlot<Vec<Input>, ()>,
+    pub(crate) digest: JobSlot<ask::Digests, ()>,
     /// The digests of the last source hashed (its label): a re-analysis of
     /// the same files (new settings) does not hash them again.
     pub(crate) digests: StoredValue<Option<(String, Vec<Input>)>>,
@@ -81,9 +80,9 @@ impl GapsState {
         GapsState {
             attached: StoredValue::new_local(Vec::new()),
             derived: StoredValue::new(Vec::new()),
-            job: JobSlot::new(read_analysis),
+            job: JobSlot::new(),
             shown_job: StoredValue::new(None),
-            digest: JobSlot::new(read_digests),
+            digest: JobSlot::new(),
             digests: StoredValue::new(None),
             progress: RwSignal::new(None),
             analysis: RwSignal::new(None),
@@ -151,14 +150,13 @@ impl Workbench {
         // A new source (or new trajectory options) also needs the trajectory
         // overview: one import job reads the files once for both.
         let with_overview = self.side_jobs(&source);
-        let job = if with_overview {
-            Job::Import(request)
-        } else {
-            Job::Analyze(request)
+        let job = ask::Analysis {
+            request,
+            import: with_overview,
         };
         let id = self.gaps.job.start(
             self.workers,
-            &job,
+            job,
             files,
             move |progress| self.gaps.progress.set(Some(progress)),
             {
@@ -181,7 +179,7 @@ impl Workbench {
         let files = self.files_of(&source);
         self.gaps.digest.start(
             self.workers,
-            &Job::Digests { source },
+            ask::Digests { source },
             files,
             |_| {},
             move |_, answer| match answer {
@@ -262,7 +260,7 @@ impl Workbench {
         self,
         source: Source,
         id: Option<JobId>,
-        answer: Result<Imported, String>,
+        answer: Result<ask::Analysed, String>,
     ) {
         if !self.gaps.first_paint.get_untracked() {
             // The first render runs much wasm for the first time (compiled
@@ -276,7 +274,7 @@ impl Workbench {
         self.gaps.progress.set(None);
         self.workers.refresh();
         let result = match answer {
-            Ok(Imported { analysis, overview }) => {
+            Ok(ask::Analysed { analysis, overview }) => {
                 if let (Some(id), Some(overview)) = (id, overview) {
                     self.finish_overview(id, overview);
                 }

@@ -161,6 +161,57 @@ impl Ask for Import {
     }
 }
 
+/// The page's analysis slot: [`Job::Analyze`], or [`Job::Import`] when the
+/// source is new and the trajectory overview is wanted from the same read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    pub request: Request,
+    pub import: bool,
+}
+
+/// The reply of an [`Analysis`]: the analysis, and the overview when the job
+/// was an import.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysed {
+    pub analysis: Response,
+    pub overview: Option<OverviewResult>,
+}
+
+impl From<Analysis> for Job {
+    fn from(a: Analysis) -> Job {
+        if a.import {
+            Job::Import(a.request)
+        } else {
+            Job::Analyze(a.request)
+        }
+    }
+}
+
+impl Ask for Analysis {
+    type Reply = Result<Analysed, String>;
+    const JOB: &'static str = "Analyze or Import";
+    fn into_job(self) -> Job {
+        self.into()
+    }
+    fn reply(answer: Answer) -> Result<Self::Reply, WrongAnswer> {
+        match answer {
+            Answer::Analyze(r) => Ok(Ok(Analysed {
+                analysis: *r,
+                overview: None,
+            })),
+            Answer::Import { analysis, overview } => Ok(Ok(Analysed {
+                analysis: *analysis,
+                overview: Some(*overview),
+            })),
+            Answer::Failed(e) => Ok(Err(e)),
+            other => Err(WrongAnswer::of::<Self>(&other)),
+        }
+    }
+    fn failed(message: String) -> Self::Reply {
+        Err(message)
+    }
+}
+
 /// [`Job::Overview`]: the trajectory files of a source (`None`: it has none).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Overview {

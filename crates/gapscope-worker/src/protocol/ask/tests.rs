@@ -336,3 +336,45 @@ fn the_replies_of_real_jobs_are_their_answers_values() {
     let err = run_ask(bad, vec![], none).unwrap().unwrap_err();
     assert!(err.contains("alpha must be"), "{err}");
 }
+
+#[test]
+fn the_analysis_slot_asks_analyze_or_import_and_reads_both_answers() {
+    let r = request(Source::Example);
+    let analyze = Analysis {
+        request: r.clone(),
+        import: false,
+    };
+    assert_eq!(analyze.into_job(), Job::Analyze(r.clone()));
+    let import = Analysis {
+        request: r.clone(),
+        import: true,
+    };
+    assert_eq!(import.into_job(), Job::Import(r));
+    for answer in one_answer_of_each_kind() {
+        let kind = answer.kind();
+        let reply = Analysis::reply(answer);
+        match kind {
+            // An import's overview comes with it, an analysis has none; a
+            // failed job is the reply's error.
+            "Analyze" => assert_eq!(
+                reply,
+                Ok(Ok(Analysed {
+                    analysis: Err("Analyze answer".into()),
+                    overview: None
+                }))
+            ),
+            "Import" => assert_eq!(
+                reply,
+                Ok(Ok(Analysed {
+                    analysis: Err("Import answer".into()),
+                    overview: Some(Err("Import answer".into()))
+                }))
+            ),
+            "Failed" => assert_eq!(reply, Ok(Err("Failed answer".into()))),
+            _ => assert_eq!(
+                reply.unwrap_err().to_string(),
+                format!("internal error: job Analyze or Import got an answer of kind {kind}")
+            ),
+        }
+    }
+}
