@@ -54,11 +54,13 @@ fn tau2(rel: &str) -> String {
 
 const DEEPSEEK: &str = "airline/results/partial/ironforge-deepseek-chat__airline_4tasks.json";
 const GPT41_AIRLINE: &str = "airline/results/gpt-4.1__llm_agent__airline_test20_1trial.json";
-const SONNET_AIRLINE: &str = "airline/results/claude-sonnet-4-5__aide-platform__airline_1trial.json";
+const SONNET_AIRLINE: &str =
+    "airline/results/claude-sonnet-4-5__aide-platform__airline_1trial.json";
 const GPTOSS_AIRLINE: &str = "airline/results/gpt-oss-120b__langchain-agent__airline_1trial.json";
 const BARE_LIST: &str = "airline/results/adaptive-agent-opus-4-6__airline_1trial_BARE_LIST.json";
 const GPT41_RETAIL: &str = "retail/results/gpt-4.1__llm_agent__retail_test40_1trial.json";
-const TELECOM: &str = "telecom/results/gpt-4.1__llm_agent_solo__telecom_no-user_4trials_5tasks.json";
+const TELECOM: &str =
+    "telecom/results/gpt-4.1__llm_agent_solo__telecom_no-user_4trials_5tasks.json";
 
 /// A fresh, empty folder for a command that writes files (under the target
 /// dir, removed first), with `shared` linked to `../shared` so that inputs
@@ -93,7 +95,9 @@ fn json_of(cmd: &mut Command) -> Value {
 fn pieces(v: &Value, keys: &[&str]) -> Value {
     let mut m = Map::new();
     for k in keys {
-        let piece = v.get(*k).unwrap_or_else(|| panic!("no `{k}` in the output"));
+        let piece = v
+            .get(*k)
+            .unwrap_or_else(|| panic!("no `{k}` in the output"));
         m.insert((*k).to_string(), piece.clone());
     }
     Value::Object(m)
@@ -129,7 +133,11 @@ fn help_of_every_command() {
 
 #[test]
 fn report_example_text() {
-    assert_cmd_snapshot!(run(&["report", "--profiles", "assets/synthetic-example.csv"]));
+    assert_cmd_snapshot!(run(&[
+        "report",
+        "--profiles",
+        "assets/synthetic-example.csv"
+    ]));
 }
 
 /// The one paper table that is a profile table (Table 4, partial: 5 models
