@@ -155,7 +155,7 @@ fn report_paper_table4_text() {
 /// committed CSV); the version is redacted.
 #[test]
 fn report_paper_table4_json() {
-    let v = json_of(&mut run(&[
+    let mut v = json_of(&mut run(&[
         "report",
         "--json",
         "--bootstrap",
@@ -163,7 +163,6 @@ fn report_paper_table4_json() {
         "--profiles",
         "assets/paper/table4_profiles_partial.csv",
     ]));
-    let mut v = v;
     v.as_object_mut().unwrap().remove("input").unwrap();
     insta::assert_json_snapshot!(v, {".version" => "[version]"});
 }
