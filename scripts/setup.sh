@@ -31,7 +31,7 @@ if ! have_version trunk "trunk $TRUNK_VERSION"; then
   cargo install trunk --locked --version "$TRUNK_VERSION"
 fi
 if ! have_version cargo-insta "cargo-insta $CARGO_INSTA_VERSION"; then
-  step "cargo install cargo-insta $CARGO_INSTA_VERSION (about 3 minutes on 2 cores)"
+  step "cargo install cargo-insta $CARGO_INSTA_VERSION (about 10 minutes on 2 busy cores)"
   cargo install cargo-insta --locked --version "$CARGO_INSTA_VERSION"
 fi
 lock_insta=$(grep -A1 '^name = "insta"$' Cargo.lock | sed -n 's/^version = "\(.*\)"/\1/p')
