@@ -1,6 +1,8 @@
 # Sourced by the other scripts: pinned versions and PATH. Keep the versions in
 # step with Cargo.lock (wasm-bindgen), Trunk.toml and package.json.
 TRUNK_VERSION=0.21.14
+# cargo-insta runs the snapshot tests; keep it in step with `insta` in Cargo.lock.
+CARGO_INSTA_VERSION=1.49.0
 WASM_BINDGEN_VERSION=0.2.130
 BINARYEN_VERSION=132
 PLAYWRIGHT_VERSION=1.64.1

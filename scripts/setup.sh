@@ -30,6 +30,15 @@ if ! have_version trunk "trunk $TRUNK_VERSION"; then
   step "cargo install trunk $TRUNK_VERSION (about 8 minutes on 2 cores)"
   cargo install trunk --locked --version "$TRUNK_VERSION"
 fi
+if ! have_version cargo-insta "cargo-insta $CARGO_INSTA_VERSION"; then
+  step "cargo install cargo-insta $CARGO_INSTA_VERSION (about 10 minutes on 2 busy cores)"
+  cargo install cargo-insta --locked --version "$CARGO_INSTA_VERSION"
+fi
+lock_insta=$(grep -A1 '^name = "insta"$' Cargo.lock | sed -n 's/^version = "\(.*\)"/\1/p')
+if [ "$lock_insta" != "$CARGO_INSTA_VERSION" ]; then
+  echo "Cargo.lock has insta $lock_insta but scripts/env.sh pins cargo-insta $CARGO_INSTA_VERSION" >&2
+  exit 1
+fi
 if ! have_version wasm-bindgen "wasm-bindgen $WASM_BINDGEN_VERSION"; then
   step "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 2 minutes)"
   # No --locked: its lockfile pins a crate the registry no longer has.
@@ -62,4 +71,4 @@ if [ ! -x "$CHROMIUM" ] || ! command -v chromedriver >/dev/null; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver
 fi
-echo "setup: toolchain ready (trunk $TRUNK_VERSION, wasm-bindgen $WASM_BINDGEN_VERSION, leptosfmt $LEPTOSFMT_VERSION, binaryen $BINARYEN_VERSION, playwright-core $PLAYWRIGHT_VERSION, $($CHROMIUM --version 2>/dev/null))"
+echo "setup: toolchain ready (trunk $TRUNK_VERSION, cargo-insta $CARGO_INSTA_VERSION, wasm-bindgen $WASM_BINDGEN_VERSION, leptosfmt $LEPTOSFMT_VERSION, binaryen $BINARYEN_VERSION, playwright-core $PLAYWRIGHT_VERSION, $($CHROMIUM --version 2>/dev/null))"

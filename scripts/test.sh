@@ -35,8 +35,14 @@ CLIPPY_CONF_DIR="$ROOT/scripts/clippy_wasm" \
 step "rustdoc: broken or private intra-doc links are errors (workspace lints)"
 cargo doc --workspace --no-deps --document-private-items --locked
 
-step "native tests"
-cargo test --workspace --locked
+step "native tests, with insta snapshots (a changed, missing or unreferenced snapshot fails; none is written)"
+# cargo-insta cannot pass --locked to cargo, so the test targets are built
+# with --locked first (a stale Cargo.lock fails here) and cargo insta test
+# reuses that build. --check: assert only (INSTA_UPDATE=no for the tests, no
+# .snap.new, no forced pass), as cargo-insta also does by itself when CI=true;
+# --unreferenced=reject fails on a .snap file that no test asserts.
+cargo test --workspace --locked --no-run
+cargo insta test --workspace --check --unreferenced=reject
 
 step "release builds: CLI and page (trunk build --release)"
 cargo build --release --locked -p gapscope-cli

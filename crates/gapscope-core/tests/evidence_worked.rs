@@ -20,6 +20,7 @@ use serde_json::Value;
 const CASES: &str = include_str!("../../../assets/evidence/cases.jsonl");
 const TRAJECTORIES: &str = include_str!("../../../assets/evidence/trajectories.jsonl");
 
+/// Stays a byte comparison, not an insta snapshot: the committed file is itself what the page, the worker, the tests and the docs read, and a `.snap` would be a second copy of it behind a header.
 #[test]
 fn committed_worked_set_is_current() {
     assert!(

@@ -197,6 +197,7 @@ fn simulator_parameters_are_validated() {
         .starts_with("instance 0: no draw satisfied the anti-collapse rule"));
 }
 
+/// Stays a byte comparison, not an insta snapshot: the committed file is itself what the page, the worker, the tests and the docs read, and a `.snap` would be a second copy of it behind a header.
 #[test]
 fn committed_default_log_is_current() {
     let committed = include_str!("../../../assets/runtime/episodes.jsonl");

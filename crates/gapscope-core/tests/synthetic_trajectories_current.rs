@@ -18,6 +18,7 @@ fn committed(name: &str) -> String {
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
+/// Stays a byte comparison, not an insta snapshot: the committed file is itself what the page, the worker, the tests and the docs read, and a `.snap` would be a second copy of it behind a header.
 #[test]
 fn committed_corpus_is_current() {
     let c = generate(&TrajParams::default()).unwrap();
