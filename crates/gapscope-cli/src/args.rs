@@ -4,7 +4,7 @@ use clap::ValueEnum;
 use gapscope_core::analysis::MacroDefinition;
 use gapscope_core::inspect::ScoreChoice;
 use gapscope_core::profile::RewardScale;
-use gapscope_core::trajectory::{parse_rename, MacroFromLabels};
+use gapscope_core::trajectory::parse_rename;
 
 /// How reward values are scaled to 0–100 (`--reward-scale`).
 #[derive(Clone, Copy, ValueEnum)]
@@ -32,19 +32,12 @@ pub enum MacroArg {
 }
 
 impl MacroArg {
-    /// For the analyses of a profile table.
+    /// The core's one definition (for a profile table's analyses and for an
+    /// operation profile formed from labels alike).
     pub fn to_definition(self) -> MacroDefinition {
         match self {
             MacroArg::Mean => MacroDefinition::Mean,
             MacroArg::Pooled => MacroDefinition::Pooled,
-        }
-    }
-
-    /// For an operation profile formed from labels.
-    pub fn to_label_macro(self) -> MacroFromLabels {
-        match self {
-            MacroArg::Mean => MacroFromLabels::Mean,
-            MacroArg::Pooled => MacroFromLabels::Pooled,
         }
     }
 }

@@ -18,6 +18,8 @@ pub mod trajectory {
     pub use gapscope_data::formats::*;
     pub use gapscope_data::labels::*;
     pub use gapscope_data::operations::*;
+    /// Former name of the one macro definition.
+    pub use gapscope_data::profile::MacroDefinition as MacroFromLabels;
     pub use gapscope_data::trajectory::*;
 }
 pub use gapscope_gaps::{

@@ -4,27 +4,15 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::profile::{csv_field, Block, ProfileTable};
+use crate::profile::{csv_field, Block, MacroDefinition, ProfileTable};
 use crate::trajectory::{several_domains, TaskKey, Trajectory};
-
-/// How the overall (macro) operation score is formed from labels.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum MacroFromLabels {
-    /// The unweighted mean of the model's operation scores.
-    #[default]
-    Mean,
-    /// 100 × mean over the model's trajectories of the mean of all their
-    /// applicable labels across operations.
-    Pooled,
-}
 
 /// Options of [`operation_profile`].
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ProfileOptions {
     /// Use every task, not only those every model attempted.
     pub all_tasks: bool,
-    pub macro_definition: MacroFromLabels,
+    pub macro_definition: MacroDefinition,
     /// Operation order; default: the spec's seven where present, then the
     /// others in order of first appearance.
     pub operations: Option<Vec<String>>,
@@ -45,7 +33,7 @@ pub struct OperationProfile {
     pub reward: Vec<Option<f64>>,
     /// The macro score under `macro_definition`.
     pub macro_score: Vec<Option<f64>>,
-    pub macro_definition: MacroFromLabels,
+    pub macro_definition: MacroDefinition,
     /// The pooled macro score, whatever `macro_definition` is (the analysis
     /// may ask for it).
     #[serde(default)]
@@ -180,8 +168,8 @@ pub fn operation_profile(
             gapscope_stats::summary::mean(&per_t).map(|v| 100.0 * v)
         };
         macro_score.push(match options.macro_definition {
-            MacroFromLabels::Mean => mean_macro,
-            MacroFromLabels::Pooled => pooled,
+            MacroDefinition::Mean => mean_macro,
+            MacroDefinition::Pooled => pooled,
         });
         pooled_macro.push(pooled);
         scores.push(row);

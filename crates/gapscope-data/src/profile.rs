@@ -162,6 +162,36 @@ pub struct RoleOverrides {
     pub reward_scale: RewardScale,
 }
 
+/// How the overall (macro) operation score of a model is formed: from a
+/// profile table's operation scores, or from labelled trajectories.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MacroDefinition {
+    /// The unweighted mean of the model's operation scores (the spec's default).
+    #[default]
+    Mean,
+    /// 100 × mean over the model's trajectories of the mean of all their
+    /// applicable labels: needs operation scores from labelled trajectories.
+    Pooled,
+}
+
+impl MacroDefinition {
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "mean" => Some(MacroDefinition::Mean),
+            "pooled" => Some(MacroDefinition::Pooled),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            MacroDefinition::Mean => "mean",
+            MacroDefinition::Pooled => "pooled",
+        }
+    }
+}
+
 /// A profile table ready for analysis.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ProfileTable {

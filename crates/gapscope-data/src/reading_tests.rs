@@ -5,7 +5,7 @@ mod tests {
     use crate::formats::*;
     use crate::labels::*;
     use crate::operations::*;
-    use crate::profile::ProfileTable;
+    use crate::profile::{MacroDefinition, ProfileTable};
     use crate::trajectory::*;
 
     const JSONL: &str = r#"{"id": "t1", "model": "M1", "family": "A", "task_id": "x", "reward": 1.0, "labels": {"GI": [1, 0.5], "RC": [null]}}
@@ -60,7 +60,7 @@ not json
         let pooled = operation_profile(
             &c.trajectories,
             &ProfileOptions {
-                macro_definition: MacroFromLabels::Pooled,
+                macro_definition: MacroDefinition::Pooled,
                 ..Default::default()
             },
         );

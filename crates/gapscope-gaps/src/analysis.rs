@@ -80,34 +80,9 @@ impl AlphaGrid {
     }
 }
 
-/// How the overall (macro) operation score is formed from a profile table.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum MacroDefinition {
-    /// The unweighted mean of the model's operation scores (the spec's default).
-    #[default]
-    Mean,
-    /// 100 × mean over the model's trajectories of the mean of all their
-    /// applicable labels: needs operation scores from labelled trajectories.
-    Pooled,
-}
-
-impl MacroDefinition {
-    pub fn parse(text: &str) -> Option<Self> {
-        match text {
-            "mean" => Some(MacroDefinition::Mean),
-            "pooled" => Some(MacroDefinition::Pooled),
-            _ => None,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            MacroDefinition::Mean => "mean",
-            MacroDefinition::Pooled => "pooled",
-        }
-    }
-}
+/// How the overall (macro) operation score is formed (the one definition,
+/// shared with the operation profile of labelled trajectories).
+pub use gapscope_data::profile::MacroDefinition;
 
 /// A setting that failed validation.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]

@@ -62,7 +62,7 @@ pub fn run(args: ProfilesArgs) -> Result<String, String> {
     let corpus = ingest::read_corpus(&args.trajectories, args.labels.as_deref(), &options)?;
     let options = ProfileOptions {
         all_tasks: args.all_tasks,
-        macro_definition: args.macro_definition.to_label_macro(),
+        macro_definition: args.macro_definition.to_definition(),
         operations: None,
     };
     let p = operation_profile(&corpus.trajectories, &options);
