@@ -32,7 +32,10 @@ pub enum InputError {
         want: usize,
     },
     /// A text input with a byte that is not UTF-8.
-    NotUtf8 { path: PathBuf, offset: usize },
+    NotUtf8 {
+        path: PathBuf,
+        source: gapscope_core::text::NotUtf8,
+    },
 }
 
 /// `4294967296 bytes (4 GiB)`; `3145728 bytes (3 MiB)`; `9 bytes`.
@@ -67,11 +70,9 @@ impl fmt::Display for InputError {
                 "{}: out of memory reading the file: {read} bytes read, {want} bytes could not be allocated",
                 path.display()
             ),
-            InputError::NotUtf8 { path, offset } => write!(
-                f,
-                "{}: not UTF-8 text (invalid byte at offset {offset}); save the file as UTF-8",
-                path.display()
-            ),
+            InputError::NotUtf8 { path, source } => {
+                write!(f, "{}: {source}; save the file as UTF-8", path.display())
+            }
         }
     }
 }
@@ -170,7 +171,7 @@ pub fn read_input_text(path: &Path, cap: u64) -> Result<String, InputError> {
     let bytes = read_input_file(path, cap)?;
     String::from_utf8(bytes).map_err(|e| InputError::NotUtf8 {
         path: path.to_path_buf(),
-        offset: e.utf8_error().valid_up_to(),
+        source: gapscope_core::text::NotUtf8::at(e.as_bytes(), e.utf8_error().valid_up_to()),
     })
 }
 
@@ -331,7 +332,7 @@ mod tests {
         assert_eq!(
             read_input_text(&p, 100).unwrap_err().to_string(),
             format!(
-                "{}: not UTF-8 text (invalid byte at offset 2); save the file as UTF-8",
+                "{}: line 1: not UTF-8 text (invalid byte at offset 2); save the file as UTF-8",
                 p.display()
             )
         );

@@ -5,6 +5,7 @@
 
 pub use gapscope_data::digest;
 pub use gapscope_data::formats::{inspect, tau2};
+pub use gapscope_data::text;
 /// Ingestion with the join on `model`, under the former `join` path.
 pub mod join {
     pub use gapscope_data::ingest::*;

@@ -124,7 +124,7 @@ fn a_file_that_fails_to_open_or_read_stops_at_its_place() {
     )
     .unwrap_err();
     assert!(
-        matches!(&e, Stop::Read(ReadError::Encoding { file, line: 2, offset: 6 }) if file == "bad.csv"),
+        matches!(&e, Stop::Read(ReadError::NotUtf8 { file, source: gapscope_core::text::NotUtf8 { line: 2, offset: 6 } }) if file == "bad.csv"),
         "{e:?}"
     );
 }

@@ -28,11 +28,10 @@ pub enum ReadError {
     Trajectories { file: String, message: String },
     #[error("{file}: no trajectory could be read; each reader declined it: {}", .declined.join("; "))]
     NoTrajectories { file: String, declined: Vec<String> },
-    #[error("{file}: line {line}: not UTF-8 text (invalid byte at offset {offset}); save the file as UTF-8")]
-    Encoding {
+    #[error("{file}: {source}; save the file as UTF-8")]
+    NotUtf8 {
         file: String,
-        line: u64,
-        offset: usize,
+        source: crate::text::NotUtf8,
     },
 }
 
@@ -370,10 +369,9 @@ pub fn read_file(
             content: FileContent::Trajectories(c),
         });
     }
-    let text = std::str::from_utf8(bytes).map_err(|e| ReadError::Encoding {
+    let text = crate::text::utf8(bytes).map_err(|source| ReadError::NotUtf8 {
         file: name.clone(),
-        line: crate::formats::line_of_offset(bytes, e.valid_up_to()),
-        offset: e.valid_up_to(),
+        source,
     })?;
     let content = if is_label_csv(text) {
         FileContent::Labels(text.to_string())
@@ -711,10 +709,12 @@ fn read_stream(
                 skipped = 3;
             }
         }
-        let text = std::str::from_utf8(raw).map_err(|e| ReadError::Encoding {
+        let text = std::str::from_utf8(raw).map_err(|e| ReadError::NotUtf8 {
             file: name.to_string(),
-            line: lines.lines() + 1,
-            offset: offset + skipped + e.valid_up_to(),
+            source: crate::text::NotUtf8 {
+                line: lines.lines() + 1,
+                offset: offset + skipped + e.valid_up_to(),
+            },
         })?;
         lines.push(text);
         offset += n;
@@ -971,7 +971,7 @@ mod tests {
         .unwrap_err();
         assert_eq!(a, b);
         assert!(
-            matches!(a, ReadError::Encoding { line, .. } if line > 1),
+            matches!(a, ReadError::NotUtf8 { source: crate::text::NotUtf8 { line, .. }, .. } if line > 1),
             "{a:?}"
         );
     }

@@ -7,7 +7,8 @@
 //! - [`labels`]: label CSVs; [`operations`]: operation profiles from labels.
 //! - [`ingest`]: every input, bytes or stream, through one reader into
 //!   [`ingest::Inputs`]; the join of profile tables on `model`.
-//! - [`digest`]: each input's name, size and SHA-256 for the manifest.
+//! - [`digest`]: each input's name, size and SHA-256 for the manifest;
+//!   [`text`]: UTF-8 or a located [`text::NotUtf8`].
 
 pub mod digest;
 pub mod formats;
@@ -16,6 +17,7 @@ pub mod join;
 pub mod labels;
 pub mod operations;
 pub mod profile;
+pub mod text;
 pub mod trajectory;
 
 #[cfg(test)]

@@ -151,12 +151,7 @@ pub(crate) fn whole(attached: Vec<Attached>) -> Result<Vec<(String, Vec<u8>)>, S
 
 /// A file's bytes as text, or where they stop being UTF-8.
 pub(crate) fn text_of<'a>(name: &str, bytes: &'a [u8]) -> Result<&'a str, String> {
-    std::str::from_utf8(bytes).map_err(|e| {
-        format!(
-            "{name}: not UTF-8 text (invalid byte at offset {})",
-            e.valid_up_to()
-        )
-    })
+    gapscope_core::text::utf8(bytes).map_err(|e| format!("{name}: {e}"))
 }
 
 /// The files of a source as core inputs (attached ones move in: a reader

@@ -223,13 +223,7 @@ fn read_any_bytes_full(name: &str, bytes: &[u8], options: &ReadOptions) -> Resul
         check_corpus_names(&c, model.is_none())?;
         return Ok(c);
     }
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        format!(
-            "line {}: not UTF-8 text (invalid byte at offset {}), and not a zip archive",
-            line_of_offset(bytes, e.valid_up_to()),
-            e.valid_up_to()
-        )
-    })?;
+    let text = crate::text::utf8(bytes).map_err(|e| format!("{e}, and not a zip archive"))?;
     match detect(text) {
         Some(TrajectoryFormat::InspectJson) => {
             let c = crate::formats::inspect::read_json(name, bytes, model, &options.score)
@@ -312,10 +306,4 @@ fn tau2_corpus<C: crate::formats::tau2::Content>(
     Ok(c)
 }
 
-/// The 1-based line of a byte offset (for locating an invalid UTF-8 byte).
-pub fn line_of_offset(bytes: &[u8], offset: usize) -> u64 {
-    1 + bytes[..offset.min(bytes.len())]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count() as u64
-}
+pub use crate::text::line_of_offset;
