@@ -5,8 +5,10 @@
 //! worker posts [`FromWorker`] messages back: `Ready` once loaded, any
 //! number of `Progress` for the job, then exactly one `Done` with the job's
 //! [`Answer`]. [`handle_message`] is the whole behaviour and is tested
-//! natively; in the browser, `web::start` (called by the `worker` bin of
-//! the web package) only wires it to the worker's `onmessage`/`postMessage`.
+//! natively; in the browser, `web::start` (called by each worker bin of the
+//! web package with its part's [`PartJobs`]: `worker` for the realization
+//! gaps, `worker_evidence`, `worker_runtime`) only wires it to the worker's
+//! `onmessage`/`postMessage`.
 //! JSON text keeps the codec infallible: a message that cannot be decoded
 //! becomes an error answer, never a panic.
 //!
@@ -37,7 +39,8 @@ pub use codec::{
     progress_message, read_plan, ReadPlan,
 };
 pub use jobs::{
-    handle, handle_attached, handle_message, handle_with_progress, import, run_ask, run_job,
+    handle, handle_attached, handle_message, handle_message_with, handle_with_progress, import,
+    run_ask, run_job, PartJobs, ReadAhead, RunJob,
 };
 pub use protocol::ask::{self, Ask, WrongAnswer};
 pub use protocol::{
