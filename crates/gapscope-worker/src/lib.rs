@@ -17,6 +17,7 @@
 //!
 //! Modules: `protocol` (the wire types; [`ask`] ties each job to its answer
 //! type), [`jobs`] (one module per part: `gaps`, `evidence`, `runtime`),
+//! [`PartJobs`] (one part's worker: what a worker bin links),
 //! `attached` (a job's files), `assets` (embedded example data), `warmup`,
 //! `codec` (JSON text in and out), `web` (the wasm glue).
 
@@ -24,6 +25,7 @@ mod assets;
 mod attached;
 mod codec;
 pub mod jobs;
+mod part_jobs;
 mod protocol;
 mod warmup;
 #[cfg(target_arch = "wasm32")]
@@ -40,8 +42,9 @@ pub use codec::{
 };
 pub use jobs::{
     handle, handle_attached, handle_message, handle_message_with, handle_with_progress, import,
-    run_ask, run_job, PartJobs, ReadAhead, RunJob,
+    run_ask, run_job, ReadAhead, RunJob,
 };
+pub use part_jobs::PartJobs;
 pub use protocol::ask::{self, Ask, WrongAnswer};
 pub use protocol::{
     Analysis, Answer, Envelope, FromWorker, Job, OverviewResult, Pair, Part, Progress,

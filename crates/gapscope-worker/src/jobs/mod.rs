@@ -3,10 +3,8 @@
 //! (evidence to action) and [`runtime`] (runtime contracts). Each part's
 //! `run` runs the jobs of that part only ([`Job::part`]); [`run_job`] sends
 //! a job to its part, and [`handle_message`] is the worker's whole behaviour
-//! on one incoming message. [`PartJobs`] is one part's worker: a worker bin
-//! that starts with [`PartJobs::EVIDENCE`] names only the evidence jobs, so
-//! only their code is linked into its wasm (src/bin/worker*.rs; the page
-//! runs one pool per part, src/pool.rs).
+//! on one incoming message ([`handle_message_with`]: with one part's `run`,
+//! as a part's worker does, [`crate::PartJobs`]).
 
 pub mod evidence;
 pub mod gaps;
@@ -14,7 +12,7 @@ pub mod runtime;
 
 pub use gaps::analysis::{handle, handle_attached, handle_with_progress, import};
 
-use crate::attached::{read_ahead, Attached};
+use crate::attached::Attached;
 use crate::codec::{encode_message, raw_id, ReadPlan};
 use crate::protocol::ask::{Ask, WrongAnswer};
 use crate::protocol::{Answer, Envelope, FromWorker, Job, Part, Progress};
@@ -35,59 +33,6 @@ pub type RunJob = fn(&Job, Vec<Attached>, &mut dyn FnMut(Progress)) -> Answer;
 /// ([`crate::read_ahead`]).
 pub type ReadAhead = fn(String, Vec<u8>, &ReadPlan) -> Attached;
 
-/// One part's worker: the jobs it runs, and what else it links. A worker
-/// bin starts the browser glue with one of these (`web::start`); naming
-/// only that part's functions, the bin links only that part's code
-/// (the gaps worker carries no evidence or runtime code, and the other
-/// two no analysis, readers' read-ahead or warm-up).
-#[derive(Clone, Copy)]
-pub struct PartJobs {
-    /// The part whose jobs this worker runs (another part's job is a
-    /// failed answer that says so).
-    pub part: Part,
-    /// Runs one job of the part.
-    pub run: RunJob,
-    /// Parses fetched files as they arrive, for the jobs that read them as
-    /// inputs (the gaps part); `None`: files are handed over as bytes.
-    pub read_ahead: Option<ReadAhead>,
-    /// Warms the worker once it is idle ([`crate::warm_up`]; the gaps part).
-    pub warm_up: Option<fn()>,
-}
-
-impl PartJobs {
-    /// The realization-gap part's worker.
-    pub const GAPS: PartJobs = PartJobs {
-        part: Part::Gaps,
-        run: gaps::run,
-        read_ahead: Some(read_ahead),
-        warm_up: Some(crate::warmup::warm_up),
-    };
-    /// The evidence-to-action part's worker.
-    pub const EVIDENCE: PartJobs = PartJobs {
-        part: Part::Evidence,
-        run: evidence::run,
-        read_ahead: None,
-        warm_up: None,
-    };
-    /// The runtime-contracts part's worker.
-    pub const RUNTIME: PartJobs = PartJobs {
-        part: Part::Runtime,
-        run: runtime::run,
-        read_ahead: None,
-        warm_up: None,
-    };
-
-    /// The worker of `part`.
-    #[must_use]
-    pub fn of(part: Part) -> PartJobs {
-        match part {
-            Part::Gaps => PartJobs::GAPS,
-            Part::Evidence => PartJobs::EVIDENCE,
-            Part::Runtime => PartJobs::RUNTIME,
-        }
-    }
-}
-
 /// Run one job of a known answer type ([`Ask`]): its reply, or the
 /// [`WrongAnswer`] (which the jobs here never give).
 pub fn run_ask<A: Ask>(
@@ -105,7 +50,7 @@ pub fn handle_message(text: &str, attached: Vec<Attached>, post: &mut dyn FnMut(
 }
 
 /// [`handle_message`] in a worker that runs jobs with `run` (one part's,
-/// [`PartJobs::run`]).
+/// [`crate::PartJobs::run`]).
 pub fn handle_message_with(
     run: RunJob,
     text: &str,

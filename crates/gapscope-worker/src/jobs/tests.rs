@@ -389,13 +389,14 @@ fn a_part_answers_only_its_own_jobs() {
     );
 }
 
-/// Each part's worker ([`super::PartJobs`]) answers its own part's jobs as
+/// Each part's worker ([`crate::PartJobs`]) answers its own part's jobs as
 /// [`handle_message`] does, and another part's job with a failure that
 /// names both; only the gaps worker reads ahead and warms up.
 #[test]
 fn a_part_worker_runs_its_own_part_only() {
-    use super::{handle_message_with, PartJobs};
+    use super::handle_message_with;
     use crate::protocol::Part;
+    use crate::PartJobs;
     let evidence = encode_envelope(&Envelope {
         id: 3,
         job: Job::Evidence {
