@@ -2,14 +2,17 @@
 // (run `trunk build --release` first). Opened from disk (file://) it works
 // without a server and makes no request:
 //   - the CSS and the icon are inlined;
-//   - the app's wasm, and the worker's module, are gzipped and base64-encoded
+//   - the app's wasm, and each part's worker module, are gzipped and base64-encoded
 //     in non-executed <script type="application/octet-stream"> blocks, inflated
 //     in the page with DecompressionStream;
 //   - the app's wasm-bindgen glue runs as the one inline module script, with
 //     a short loader appended; its SHA-256 is the only script the policy allows;
 //   - the workers start from a data: URL holding a module (worker glue + its
-//     wasm as base64 + the lines that call the glue's init with the bytes),
-//     handed to the app through globalThis.__GAPSCOPE_WORKER_URL (src/pool.rs).
+//     wasm as base64 + the lines that call the glue's init with the bytes), one
+//     per part's worker bin (src/pool.rs: `worker`, `worker_evidence`,
+//     `worker_runtime`), handed to the app through globalThis.__GAPSCOPE_WORKER_URL,
+//     __GAPSCOPE_WORKER_URL_EVIDENCE and __GAPSCOPE_WORKER_URL_RUNTIME; every
+//     part is in the file (a part's pool still starts on its first job).
 //     A data: worker inherits the page's policy, so the workers cannot connect
 //     anywhere either.
 //   node scripts/build-single.mjs [DIST] [OUT]
@@ -66,7 +69,6 @@ const icon = html.match(/<link rel="icon" href="([^"]+)"[^>]*\/>/);
 if (!css || !icon) fail('dist/index.html: no stylesheet or icon link');
 
 const appGlue = read(appJsName).toString('utf8');
-const workerGlue = read('worker.js').toString('utf8');
 // The app's glue is inlined as script text: it must not end the element early.
 if (/<\/script|<!--/i.test(appGlue)) fail(`${appJsName} contains </script or <!--; it cannot be inlined as is`);
 const block = (id, bytes) => `<script type="application/octet-stream" id="${id}">${gzipSync(bytes, { level: 9 }).toString('base64')}</script>`;
@@ -78,19 +80,27 @@ const block = (id, bytes) => `<script type="application/octet-stream" id="${id}"
 // top-level worker script"; a file:// page has an opaque origin), and the pool
 // starts module workers. A data: worker, like a blob: one, inherits the page's
 // policy. Chromium caps URLs at 2 MiB, hence the check below.
-const workerModule = [
-  workerGlue,
+const workerModule = (bin) => [
+  read(`${bin}.js`).toString('utf8'),
   '\n// ---- gapscope single-file worker start (scripts/build-single.mjs) ----\n',
-  `const __gapscopeWasm = "${gzipSync(read('worker_bg.wasm'), { level: 9 }).toString('base64')}";\n`,
+  `const __gapscopeWasm = "${gzipSync(read(`${bin}_bg.wasm`), { level: 9 }).toString('base64')}";\n`,
   'const __gapscopeBin = atob(__gapscopeWasm);\n',
   'const __gapscopeGz = new Uint8Array(__gapscopeBin.length);\n',
   'for (let i = 0; i < __gapscopeBin.length; i++) __gapscopeGz[i] = __gapscopeBin.charCodeAt(i);\n',
   "await __wbg_init({ module_or_path: await new Response(new Blob([__gapscopeGz]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer() });\n",
 ].join('');
+// One worker per part: its bin (Trunk's output names) and the global src/pool.rs reads.
+const WORKERS = [
+  { bin: 'worker', global: '__GAPSCOPE_WORKER_URL' },
+  { bin: 'worker_evidence', global: '__GAPSCOPE_WORKER_URL_EVIDENCE' },
+  { bin: 'worker_runtime', global: '__GAPSCOPE_WORKER_URL_RUNTIME' },
+].map((w) => ({ ...w, module: workerModule(w.bin) }));
 const WORKER_URL_PREFIX = 'data:text/javascript,';
-const workerUrlLength = WORKER_URL_PREFIX.length + encodeURIComponent(workerModule).length;
 const URL_LIMIT = 2 * 1024 * 1024;
-if (workerUrlLength >= URL_LIMIT) fail(`the worker's data: URL would be ${workerUrlLength} characters, over Chromium's limit of ${URL_LIMIT}`);
+for (const w of WORKERS) {
+  w.urlLength = WORKER_URL_PREFIX.length + encodeURIComponent(w.module).length;
+  if (w.urlLength >= URL_LIMIT) fail(`the ${w.bin} worker's data: URL would be ${w.urlLength} characters, over Chromium's limit of ${URL_LIMIT}`);
+}
 
 // The loader appended to the app's glue (same module, so `__wbg_init` is in scope).
 const loader = `
@@ -101,9 +111,9 @@ const __gapscopeBytes = async (id) => {
   for (let i = 0; i < bin.length; i++) gz[i] = bin.charCodeAt(i);
   return new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
 };
-globalThis.__GAPSCOPE_WORKER_URL = ${JSON.stringify(WORKER_URL_PREFIX)}
-  + encodeURIComponent(new TextDecoder().decode(await __gapscopeBytes('gapscope-worker')));
-await __wbg_init({ module_or_path: await __gapscopeBytes('gapscope-app-wasm') });
+${WORKERS.map((w) => `globalThis.${w.global} = ${JSON.stringify(WORKER_URL_PREFIX)}
+  + encodeURIComponent(new TextDecoder().decode(await __gapscopeBytes('gapscope-${w.bin}')));
+`).join('')}await __wbg_init({ module_or_path: await __gapscopeBytes('gapscope-app-wasm') });
 `;
 const script = `${appGlue}\n${loader}`;
 const hash = `sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}`;
@@ -118,11 +128,11 @@ html = replaceOnce(html, /<link rel="modulepreload"[^>]*>/, '', 'module preload'
 html = replaceOnce(html, /<link rel="preload"[^>]*>/, '', 'wasm preload');
 html = replaceOnce(html, /<script type="module" src="[^"]*start\.js"[^>]*><\/script>/, [
   block('gapscope-app-wasm', read(appWasmName)),
-  block('gapscope-worker', Buffer.from(workerModule, 'utf8')),
+  ...WORKERS.map((w) => block(`gapscope-${w.bin}`, Buffer.from(w.module, 'utf8'))),
   `<script type="module">${script}</script>`,
 ].join('\n'), 'start script');
 
 mkdirSync(dirname(OUT), { recursive: true });
 writeFileSync(OUT, html);
 const size = Buffer.byteLength(html);
-console.log(`${OUT}: ${size} B (${(size / 1024 / 1024).toFixed(2)} MiB), ${gzipSync(html, { level: 9 }).length} B gzipped; worker data: URL ${workerUrlLength} characters (limit ${URL_LIMIT})`);
+console.log(`${OUT}: ${size} B (${(size / 1024 / 1024).toFixed(2)} MiB), ${gzipSync(html, { level: 9 }).length} B gzipped; workers' data: URLs ${WORKERS.map((w) => `${w.bin} ${w.urlLength}`).join(', ')} characters (limit ${URL_LIMIT} each)`);

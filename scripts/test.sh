@@ -52,8 +52,14 @@ ls -l dist/*.wasm
 step "single-file page (dist-single/gapscope.html, from dist/)"
 node scripts/build-single.mjs
 
-step "bundle budget (≤ 1.5 MB gzipped)"
-node scripts/budget.mjs --bundle
+step "budget: the whole dist/ ≤ 2.5 MB, the first load ≤ 1.15 MB gzipped (scripts/budget.mjs)"
+node scripts/budget.mjs --bundle --first-load
+# Cold load against a reference build (e.g. the build before a change), when
+# one is given: GAPSCOPE_BUDGET_REFERENCE=DIR (a built dist/ of that commit).
+if [ -n "${GAPSCOPE_BUDGET_REFERENCE:-}" ]; then
+  step "budget: cold load ≤ 1.1 × the reference build ($GAPSCOPE_BUDGET_REFERENCE)"
+  node scripts/budget.mjs --cold --reference "$GAPSCOPE_BUDGET_REFERENCE"
+fi
 
 step "cross-check against scikit-learn (pinned venv in target/bench-venv)"
 scripts/sklearn-venv.sh

@@ -1,8 +1,15 @@
-//! A pool of analysis workers sized to the machine.
+//! The page's analysis workers: one pool per part, each sized to the machine
+//! and started on that part's first job.
 //!
-//! Each worker is a plain `web_sys::Worker` running the `worker` bin (started
-//! from Trunk's loader script, an ES module). Jobs go to an idle worker, or
-//! wait in a queue; a worker is spawned on demand up to the pool size
+//! A job runs in the pool of its part ([`Job::part`]): realization gaps, evidence
+//! to action, runtime contracts. Each part has its own worker bin (`worker`,
+//! `worker_evidence`, `worker_runtime`; src/bin/), which links only that
+//! part's code, so the first load fetches only the gaps worker; a part's
+//! pool, and its wasm, are loaded when the page first runs one of its jobs.
+//! Each worker is a plain `web_sys::Worker` running its part's bin (started
+//! from Trunk's loader script, an ES module). Jobs go to an idle worker of
+//! their part, or wait in its queue; a pool starts all its workers when it is
+//! created and respawns them on demand up to its size
 //! (`navigator.hardwareConcurrency`, at most [`MAX_WORKERS`]). Cancelling a
 //! running job terminates its worker at once (the computation does not run to
 //! its end) and a fresh worker takes its place. A worker that fails (a panic,
@@ -18,27 +25,42 @@ use std::collections::{HashMap, VecDeque};
 use std::rc::{Rc, Weak};
 
 use gapscope_worker::{
-    decode_message, encode_envelope, Answer, Ask, Envelope, FromWorker, Job, Progress,
+    decode_message, encode_envelope, Answer, Ask, Envelope, FromWorker, Job, Part, Progress,
 };
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{ErrorEvent, Event, File, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-/// The loader script Trunk writes for the `worker` bin (`data-loader-shim`).
-const WORKER_URL: &str = "./worker_loader.js";
+/// The parts, in the order of [`PoolStats::started`].
+const PARTS: [Part; 3] = [Part::Gaps, Part::Evidence, Part::Runtime];
 
-/// A page-provided worker script URL, when present, replaces [`WORKER_URL`]:
-/// the single-file build (`scripts/build-single.mjs`) sets it to a `blob:`
-/// URL holding the worker's glue and wasm, so nothing is fetched.
-const WORKER_URL_GLOBAL: &str = "__GAPSCOPE_WORKER_URL";
+/// A part's worker: the loader script Trunk writes for its bin
+/// (`data-loader-shim`; www/index.html), and the page global that, when it
+/// is a string, replaces it: the single-file build
+/// (`scripts/build-single.mjs`) sets each to a `data:` URL holding that
+/// worker's glue and wasm, so nothing is fetched.
+fn worker_script(part: Part) -> (&'static str, &'static str) {
+    match part {
+        Part::Gaps => ("./worker_loader.js", "__GAPSCOPE_WORKER_URL"),
+        Part::Evidence => (
+            "./worker_evidence_loader.js",
+            "__GAPSCOPE_WORKER_URL_EVIDENCE",
+        ),
+        Part::Runtime => (
+            "./worker_runtime_loader.js",
+            "__GAPSCOPE_WORKER_URL_RUNTIME",
+        ),
+    }
+}
 
-/// The worker script to start: the page's global if it is a string, else
-/// Trunk's loader.
-fn worker_url() -> String {
-    js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str(WORKER_URL_GLOBAL))
+/// The worker script of `part` to start: the page's global if it is a
+/// string, else Trunk's loader.
+fn worker_url(part: Part) -> String {
+    let (loader, global) = worker_script(part);
+    js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str(global))
         .ok()
         .and_then(|v| v.as_string())
-        .unwrap_or_else(|| WORKER_URL.to_string())
+        .unwrap_or_else(|| loader.to_string())
 }
 
 /// The most workers a page starts, whatever the machine.
@@ -50,10 +72,11 @@ pub type JobId = u64;
 type OnProgress = Box<dyn FnMut(Progress)>;
 type OnDone = Box<dyn FnOnce(Answer)>;
 
-/// What the pool is doing, for the page (and its tests) to show.
+/// What the pools are doing, for the page (and its tests) to show: summed
+/// over the parts' pools started so far.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PoolStats {
-    /// The pool's size: workers it may run at once.
+    /// The started pools' size: workers they may run at once.
     pub size: usize,
     /// Workers alive now.
     pub live: usize,
@@ -61,6 +84,9 @@ pub struct PoolStats {
     pub busy: usize,
     /// Workers terminated so far (cancelled jobs, failures).
     pub terminated: usize,
+    /// Which parts' pools are started (realization gaps, evidence,
+    /// runtime).
+    pub started: [bool; 3],
     /// The largest wasm memory of a live worker, bytes (as last reported).
     pub memory: u64,
     /// The job that finished last: its wall time in the worker, ms.
@@ -113,14 +139,11 @@ struct Handlers {
     on_done: OnDone,
 }
 
-struct Inner {
-    size: usize,
-    slots: Vec<Slot>,
-    queue: VecDeque<Queued>,
-    handlers: HashMap<JobId, Handlers>,
+/// What the parts' pools share: job ids (unique over every pool, so that
+/// [`Pool::cancel`] finds its job), the last job's timings, and the page's
+/// change callback.
+struct Shared {
     next_job: JobId,
-    next_serial: u64,
-    terminated: usize,
     /// The job that finished last: (wall ms, file-read ms, streamed bytes).
     last: (f64, f64, f64),
     /// See [`PoolStats::import_ms`].
@@ -129,10 +152,33 @@ struct Inner {
     on_change: Option<Rc<dyn Fn()>>,
 }
 
-/// The page's pool of analysis workers (cheap to clone: a shared handle).
+struct Inner {
+    /// The part whose jobs (and whose worker bin) this pool runs.
+    part: Part,
+    size: usize,
+    slots: Vec<Slot>,
+    queue: VecDeque<Queued>,
+    handlers: HashMap<JobId, Handlers>,
+    next_serial: u64,
+    terminated: usize,
+    shared: Rc<RefCell<Shared>>,
+}
+
+/// One part's pool of workers.
+#[derive(Clone)]
+struct PartPool {
+    inner: Rc<RefCell<Inner>>,
+}
+
+/// The page's worker pools, one per part, each started on its part's first
+/// job (cheap to clone: a shared handle).
 #[derive(Clone)]
 pub struct Pool {
-    inner: Rc<RefCell<Inner>>,
+    /// Each part's pool size.
+    size: usize,
+    shared: Rc<RefCell<Shared>>,
+    /// The parts' pools started so far.
+    pools: Rc<RefCell<Vec<PartPool>>>,
 }
 
 /// One logical core per worker, between 1 and [`MAX_WORKERS`]: the page's
@@ -145,52 +191,69 @@ fn machine_size() -> usize {
 }
 
 impl Pool {
-    /// A pool sized to the machine, its workers started at once.
+    /// The page's pools, none started yet: a part's pool starts, sized to
+    /// the machine, with the part's first job.
     pub fn new() -> Self {
-        let pool = Pool {
-            inner: Rc::new(RefCell::new(Inner {
-                size: machine_size(),
-                slots: Vec::new(),
-                queue: VecDeque::new(),
-                handlers: HashMap::new(),
+        Pool {
+            size: machine_size(),
+            shared: Rc::new(RefCell::new(Shared {
                 next_job: 1,
-                next_serial: 1,
-                terminated: 0,
                 last: (0.0, 0.0, 0.0),
                 last_import: (0.0, 0.0, 0.0),
                 on_change: None,
             })),
-        };
-        // Every worker starts at once: a job never waits for a worker to load.
-        let size = pool.inner.borrow().size;
-        for _ in 0..size {
-            pool.spawn();
+            pools: Rc::new(RefCell::new(Vec::new())),
         }
-        pool
     }
 
-    /// Call `f` when the pool's stats change outside a job's callbacks.
+    /// Call `f` when the pools' stats change outside a job's callbacks.
     pub fn on_change(&self, f: impl Fn() + 'static) {
-        self.inner.borrow_mut().on_change = Some(Rc::new(f));
+        self.shared.borrow_mut().on_change = Some(Rc::new(f));
     }
 
     pub fn stats(&self) -> PoolStats {
-        let inner = self.inner.borrow();
-        PoolStats {
-            size: inner.size,
-            live: inner.slots.len(),
-            busy: inner.slots.iter().filter(|s| s.running.is_some()).count(),
-            terminated: inner.terminated,
-            memory: inner.slots.iter().map(|s| s.memory).max().unwrap_or(0),
-            last_job_ms: inner.last.0,
-            last_read_ms: inner.last.1,
-            last_streamed_bytes: inner.last.2,
-            import_ms: inner.last_import,
+        let shared = self.shared.borrow();
+        let mut stats = PoolStats {
+            last_job_ms: shared.last.0,
+            last_read_ms: shared.last.1,
+            last_streamed_bytes: shared.last.2,
+            import_ms: shared.last_import,
+            ..PoolStats::default()
+        };
+        for pool in self.pools.borrow().iter() {
+            let inner = pool.inner.borrow();
+            stats.size += inner.size;
+            stats.live += inner.slots.len();
+            stats.busy += inner.slots.iter().filter(|s| s.running.is_some()).count();
+            stats.terminated += inner.terminated;
+            let memory = inner.slots.iter().map(|s| s.memory).max().unwrap_or(0);
+            stats.memory = stats.memory.max(memory);
+            if let Some(i) = PARTS.iter().position(|p| *p == inner.part) {
+                stats.started[i] = true;
+            }
         }
+        stats
     }
 
-    /// Queue `job`; `on_progress` hears its progress, `on_done` its answer
-    /// (never called if the job is cancelled).
+    /// The pool of `part`, started (all its workers at once) if this is
+    /// the part's first job.
+    fn part(&self, part: Part) -> PartPool {
+        let started = self
+            .pools
+            .borrow()
+            .iter()
+            .find(|p| p.inner.borrow().part == part)
+            .cloned();
+        if let Some(pool) = started {
+            return pool;
+        }
+        let pool = PartPool::start(part, self.size, self.shared.clone());
+        self.pools.borrow_mut().push(pool.clone());
+        pool
+    }
+
+    /// Queue `job` in its part's pool; `on_progress` hears its progress,
+    /// `on_done` its answer (never called if the job is cancelled).
     pub fn submit(
         &self,
         job: &Job,
@@ -198,26 +261,8 @@ impl Pool {
         on_progress: impl FnMut(Progress) + 'static,
         on_done: impl FnOnce(Answer) + 'static,
     ) -> JobId {
-        let id = {
-            let mut inner = self.inner.borrow_mut();
-            let id = inner.next_job;
-            inner.next_job += 1;
-            inner.handlers.insert(
-                id,
-                Handlers {
-                    on_progress: Box::new(on_progress),
-                    on_done: Box::new(on_done),
-                },
-            );
-            let text = encode_envelope(&Envelope {
-                id,
-                job: job.clone(),
-            });
-            inner.queue.push_back(Queued { id, text, files });
-            id
-        };
-        self.dispatch();
-        id
+        self.part(job.part())
+            .submit(job, files, Box::new(on_progress), Box::new(on_done))
     }
 
     /// Queue the job of `ask` ([`Ask`]: one request type per job, e.g.
@@ -243,6 +288,80 @@ impl Pool {
     /// Forget `id`: a queued job is dropped; a running one is stopped by
     /// terminating its worker, which a fresh worker replaces.
     pub fn cancel(&self, id: JobId) {
+        let owner = self.pools.borrow().iter().find(|p| p.owns(id)).cloned();
+        if let Some(pool) = owner {
+            pool.cancel(id);
+        }
+    }
+}
+
+impl PartPool {
+    /// The pool of `part`, its workers started at once: a job never waits
+    /// for a worker to load once the first has.
+    fn start(part: Part, size: usize, shared: Rc<RefCell<Shared>>) -> Self {
+        let pool = PartPool {
+            inner: Rc::new(RefCell::new(Inner {
+                part,
+                size,
+                slots: Vec::new(),
+                queue: VecDeque::new(),
+                handlers: HashMap::new(),
+                next_serial: 1,
+                terminated: 0,
+                shared,
+            })),
+        };
+        for _ in 0..size {
+            pool.spawn();
+        }
+        pool
+    }
+
+    /// Whether job `id` is this pool's (queued, running, or waiting for its
+    /// answer).
+    fn owns(&self, id: JobId) -> bool {
+        let inner = self.inner.borrow();
+        inner.handlers.contains_key(&id)
+            || inner.queue.iter().any(|q| q.id == id)
+            || inner.slots.iter().any(|s| s.running == Some(id))
+    }
+
+    /// Queue `job` (see [`Pool::submit`]).
+    fn submit(
+        &self,
+        job: &Job,
+        files: Vec<File>,
+        on_progress: OnProgress,
+        on_done: OnDone,
+    ) -> JobId {
+        let id = {
+            let mut inner = self.inner.borrow_mut();
+            let id = {
+                let mut shared = inner.shared.borrow_mut();
+                let id = shared.next_job;
+                shared.next_job += 1;
+                id
+            };
+            inner.handlers.insert(
+                id,
+                Handlers {
+                    on_progress,
+                    on_done,
+                },
+            );
+            let text = encode_envelope(&Envelope {
+                id,
+                job: job.clone(),
+            });
+            inner.queue.push_back(Queued { id, text, files });
+            id
+        };
+        self.dispatch();
+        id
+    }
+
+    /// See [`Pool::cancel`].
+    fn cancel(&self, id: JobId) {
         let replace = {
             let mut inner = self.inner.borrow_mut();
             inner.handlers.remove(&id);
@@ -267,7 +386,8 @@ impl Pool {
     fn spawn(&self) {
         let options = WorkerOptions::new();
         options.set_type(WorkerType::Module);
-        let worker = match Worker::new_with_options(&worker_url(), &options) {
+        let part = self.inner.borrow().part;
+        let worker = match Worker::new_with_options(&worker_url(part), &options) {
             Ok(w) => w,
             Err(e) => {
                 self.fail_queue(&format!(
@@ -373,17 +493,18 @@ impl Pool {
                 parse_millis,
                 job,
             } => {
-                {
+                let callback = {
                     let mut inner = self.inner.borrow_mut();
-                    inner.last = (millis, read_millis, streamed_bytes);
-                    if job == "Import" || job == "Analyze" {
-                        inner.last_import = (millis, read_millis, parse_millis);
-                    }
                     if let Some(slot) = inner.slots.iter_mut().find(|s| s.serial == serial) {
                         slot.memory = bytes;
                     }
-                }
-                let callback = self.inner.borrow().on_change.clone();
+                    let mut shared = inner.shared.borrow_mut();
+                    shared.last = (millis, read_millis, streamed_bytes);
+                    if job == "Import" || job == "Analyze" {
+                        shared.last_import = (millis, read_millis, parse_millis);
+                    }
+                    shared.on_change.clone()
+                };
                 if let Some(f) = callback {
                     f();
                 }
@@ -458,8 +579,8 @@ impl Pool {
     }
 }
 
-fn upgrade(weak: &Weak<RefCell<Inner>>) -> Option<Pool> {
-    weak.upgrade().map(|inner| Pool { inner })
+fn upgrade(weak: &Weak<RefCell<Inner>>) -> Option<PartPool> {
+    weak.upgrade().map(|inner| PartPool { inner })
 }
 
 fn describe(e: &JsValue) -> String {

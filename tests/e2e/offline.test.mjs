@@ -135,3 +135,17 @@ test('its policy blocks every way out, from the page and from a worker', async (
   assert.deepEqual(foreign.hits, [], 'nothing reached the other origin');
   assert.ok((await rec.violations()).length >= 4, 'the attempts were reported as violations');
 });
+
+test('every part is in the file: evidence and runtime start their own data: workers from disk, with no request', async () => {
+  const before = page.workers().length;
+  const seen = rec.requests.length;
+  await page.click('nav.areas button[data-area=evidence]');
+  await page.locator('table.data[data-title^="ECS per protocol"]').waitFor({ timeout: 60_000 });
+  await page.click('nav.areas button[data-area=runtime]');
+  await page.locator('table.data[data-title^="Cap 20: 2×2"]').waitFor({ timeout: 60_000 });
+  const workers = page.workers().map((w) => w.url());
+  assert.ok(workers.length > before, `the two parts' pools started (${before} → ${workers.length} workers)`);
+  assert.ok(workers.every((u) => u.startsWith('data:text/javascript,')), 'every worker from a data: URL');
+  assert.deepEqual(rec.requests.slice(seen).filter((u) => !u.startsWith('data:')), [], 'nothing fetched');
+  await page.click('nav.areas button[data-area=gaps]');
+});

@@ -5,8 +5,10 @@
 //! worker posts [`FromWorker`] messages back: `Ready` once loaded, any
 //! number of `Progress` for the job, then exactly one `Done` with the job's
 //! [`Answer`]. [`handle_message`] is the whole behaviour and is tested
-//! natively; in the browser, `web::start` (called by the `worker` bin of
-//! the web package) only wires it to the worker's `onmessage`/`postMessage`.
+//! natively; in the browser, `web::start` (called by each worker bin of the
+//! web package with its part's [`PartJobs`]: `worker` for the realization
+//! gaps, `worker_evidence`, `worker_runtime`) only wires it to the worker's
+//! `onmessage`/`postMessage`.
 //! JSON text keeps the codec infallible: a message that cannot be decoded
 //! becomes an error answer, never a panic.
 //!
@@ -15,6 +17,7 @@
 //!
 //! Modules: `protocol` (the wire types; [`ask`] ties each job to its answer
 //! type), [`jobs`] (one module per part: `gaps`, `evidence`, `runtime`),
+//! [`PartJobs`] (one part's worker: what a worker bin links),
 //! `attached` (a job's files), `assets` (embedded example data), `warmup`,
 //! `codec` (JSON text in and out), `web` (the wasm glue).
 
@@ -22,6 +25,7 @@ mod assets;
 mod attached;
 mod codec;
 pub mod jobs;
+mod part_jobs;
 mod protocol;
 mod warmup;
 #[cfg(target_arch = "wasm32")]
@@ -37,8 +41,10 @@ pub use codec::{
     progress_message, read_plan, ReadPlan,
 };
 pub use jobs::{
-    handle, handle_attached, handle_message, handle_with_progress, import, run_ask, run_job,
+    handle, handle_attached, handle_message, handle_message_with, handle_with_progress, import,
+    run_ask, run_job, ReadAhead, RunJob,
 };
+pub use part_jobs::PartJobs;
 pub use protocol::ask::{self, Ask, WrongAnswer};
 pub use protocol::{
     Analysis, Answer, Envelope, FromWorker, Job, OverviewResult, Pair, Part, Progress,

@@ -5,7 +5,7 @@
 use crate::assets::{corpus_trajectories, CORPUS_FOUNDATIONAL};
 use crate::attached::read_ahead;
 use crate::codec::{encode_message, ReadPlan};
-use crate::jobs::run_job;
+use crate::jobs::gaps;
 use crate::protocol::{FromWorker, Job, Request, Source};
 use gapscope_core::analysis::MacroDefinition;
 use gapscope_core::join::{Messages, TrajectoryOptions};
@@ -95,7 +95,9 @@ pub fn warm_up() {
         .into_iter()
         .map(|(n, b)| read_ahead(n.to_string(), b, &plan))
         .collect();
-    let answer = run_job(&Job::Import(request), files, &mut |_| {});
+    // The gaps part's own `run` (not `run_job`): the gaps worker links no
+    // other part's jobs.
+    let answer = gaps::run(&Job::Import(request), files, &mut |_| {});
     // Encoded as an answer would be, then dropped.
     drop(encode_message(&FromWorker::Done { id: 0, answer }));
 }

@@ -1,5 +1,6 @@
-//! The browser side of a worker: `onmessage` → [`crate::handle_message`]
-//! → `postMessage`. Compiled for wasm32 only.
+//! The browser side of a worker: `onmessage` → [`crate::handle_message_with`]
+//! the worker's part ([`crate::PartJobs`]) → `postMessage`. Compiled for
+//! wasm32 only.
 //!
 //! A message is either the envelope's JSON text, or an array whose first
 //! element is that text and whose other elements are `File`s. Files of
@@ -31,8 +32,9 @@ thread_local! {
     static BUSY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// Install the message handler and tell the page the worker is ready.
-pub fn start() {
+/// Install the message handler of a worker that runs `jobs` (one part's)
+/// and tell the page the worker is ready.
+pub fn start(jobs: crate::PartJobs) {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let out = scope.clone();
     let handler = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
@@ -59,7 +61,9 @@ pub fn start() {
             };
             let total: f64 = files.iter().map(|f| f.size()).sum();
             let attached = if !files.is_empty() && total <= prefetch_limit(&out) {
-                let plan = crate::read_plan(&text);
+                let plan = jobs
+                    .read_ahead
+                    .and_then(|read| crate::read_plan(&text).map(|plan| (read, plan)));
                 match prefetch(&files, id, &out, plan.as_ref()).await {
                     Some(a) => Ok(a),
                     None => readers(files, id, &out),
@@ -68,7 +72,9 @@ pub fn start() {
                 readers(files, id, &out)
             };
             match attached {
-                Ok(attached) => crate::handle_message(&text, attached, &mut |m| post(m)),
+                Ok(attached) => {
+                    crate::handle_message_with(jobs.run, &text, attached, &mut |m| post(m));
+                }
                 Err(e) => post(crate::failure_message(id, e)),
             }
             let millis = js_sys::Date::now() - started;
@@ -95,15 +101,17 @@ pub fn start() {
     let _ = scope.post_message(&JsValue::from_str(&ready));
     // Warm the import path once the page has had time to load, unless a
     // job is under way (between its awaits).
-    let warm = Closure::once_into_js(move || {
-        if !BUSY.with(std::cell::Cell::get) {
-            crate::warm_up();
-        }
-    });
-    let _ = scope.set_timeout_with_callback_and_timeout_and_arguments_0(
-        warm.unchecked_ref(),
-        WARM_UP_AFTER_MS,
-    );
+    if let Some(warm_up) = jobs.warm_up {
+        let warm = Closure::once_into_js(move || {
+            if !BUSY.with(std::cell::Cell::get) {
+                warm_up();
+            }
+        });
+        let _ = scope.set_timeout_with_callback_and_timeout_and_arguments_0(
+            warm.unchecked_ref(),
+            WARM_UP_AFTER_MS,
+        );
+    }
 }
 
 /// When an idle worker warms the import path ([`crate::warm_up`]), ms
@@ -137,7 +145,7 @@ async fn prefetch(
     files: &[File],
     id: u64,
     scope: &DedicatedWorkerGlobalScope,
-    plan: Option<&crate::ReadPlan>,
+    plan: Option<&(crate::ReadAhead, crate::ReadPlan)>,
 ) -> Option<Vec<crate::Attached>> {
     use wasm_bindgen_futures::JsFuture;
     let total: f64 = files.iter().map(|f| f.size()).sum();
@@ -173,7 +181,7 @@ async fn prefetch(
         }
         done += file.size();
         out.push(match plan {
-            Some(plan) => crate::read_ahead(file.name(), bytes, plan),
+            Some((read, plan)) => read(file.name(), bytes, plan),
             None => crate::Attached::Bytes(file.name(), bytes),
         });
         PARSE_MILLIS.with(|r| r.set(r.get() + js_sys::Date::now() - t1));

@@ -3,7 +3,8 @@
 //! (evidence to action) and [`runtime`] (runtime contracts). Each part's
 //! `run` runs the jobs of that part only ([`Job::part`]); [`run_job`] sends
 //! a job to its part, and [`handle_message`] is the worker's whole behaviour
-//! on one incoming message.
+//! on one incoming message ([`handle_message_with`]: with one part's `run`,
+//! as a part's worker does, [`crate::PartJobs`]).
 
 pub mod evidence;
 pub mod gaps;
@@ -12,7 +13,7 @@ pub mod runtime;
 pub use gaps::analysis::{handle, handle_attached, handle_with_progress, import};
 
 use crate::attached::Attached;
-use crate::codec::{encode_message, raw_id};
+use crate::codec::{encode_message, raw_id, ReadPlan};
 use crate::protocol::ask::{Ask, WrongAnswer};
 use crate::protocol::{Answer, Envelope, FromWorker, Job, Part, Progress};
 
@@ -24,6 +25,13 @@ pub fn run_job(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Prog
         Part::Runtime => runtime::run(job, attached, progress),
     }
 }
+
+/// How a part runs a job ([`gaps::run`], [`evidence::run`], [`runtime::run`]).
+pub type RunJob = fn(&Job, Vec<Attached>, &mut dyn FnMut(Progress)) -> Answer;
+
+/// How a worker parses a fetched file as soon as its bytes are here
+/// ([`crate::read_ahead`]).
+pub type ReadAhead = fn(String, Vec<u8>, &ReadPlan) -> Attached;
 
 /// Run one job of a known answer type ([`Ask`]): its reply, or the
 /// [`WrongAnswer`] (which the jobs here never give).
@@ -38,9 +46,20 @@ pub fn run_ask<A: Ask>(
 /// The worker's whole behaviour on one incoming message: decode the
 /// envelope, run the job, `post` each progress message, then the answer.
 pub fn handle_message(text: &str, attached: Vec<Attached>, post: &mut dyn FnMut(String)) {
+    handle_message_with(run_job, text, attached, post);
+}
+
+/// [`handle_message`] in a worker that runs jobs with `run` (one part's,
+/// [`crate::PartJobs::run`]).
+pub fn handle_message_with(
+    run: RunJob,
+    text: &str,
+    attached: Vec<Attached>,
+    post: &mut dyn FnMut(String),
+) {
     match serde_json::from_str::<Envelope>(text) {
         Ok(Envelope { id, job }) => {
-            let answer = run_job(&job, attached, &mut |progress| {
+            let answer = run(&job, attached, &mut |progress| {
                 post(encode_message(&FromWorker::Progress { id, progress }));
             });
             post(encode_message(&FromWorker::Done { id, answer }));

@@ -388,3 +388,49 @@ fn a_part_answers_only_its_own_jobs() {
         "internal error: job Recovery sent to the evidence-to-action jobs"
     );
 }
+
+/// Each part's worker ([`crate::PartJobs`]) answers its own part's jobs as
+/// [`handle_message`] does, and another part's job with a failure that
+/// names both; only the gaps worker reads ahead and warms up.
+#[test]
+fn a_part_worker_runs_its_own_part_only() {
+    use super::handle_message_with;
+    use crate::protocol::Part;
+    use crate::PartJobs;
+    let evidence = encode_envelope(&Envelope {
+        id: 3,
+        job: Job::Evidence {
+            source: None,
+            bootstrap: 0,
+            seed: 0,
+        },
+    });
+    let answers = |run: super::RunJob| {
+        let mut posted = Vec::new();
+        handle_message_with(run, &evidence, vec![], &mut |m| posted.push(m));
+        posted
+    };
+    let mut whole = Vec::new();
+    handle_message(&evidence, vec![], &mut |m| whole.push(m));
+    assert_eq!(answers(PartJobs::EVIDENCE.run), whole);
+    for part in [Part::Gaps, Part::Runtime] {
+        let posted = answers(PartJobs::of(part).run);
+        let Ok(FromWorker::Done { id: 3, answer }) = decode_message(&posted[posted.len() - 1])
+        else {
+            panic!("{posted:?}");
+        };
+        assert_eq!(
+            answer,
+            Answer::Failed(format!(
+                "internal error: job Evidence sent to the {} jobs",
+                part.name()
+            ))
+        );
+    }
+    for part in [Part::Gaps, Part::Evidence, Part::Runtime] {
+        let jobs = PartJobs::of(part);
+        assert_eq!(jobs.part, part);
+        assert_eq!(jobs.read_ahead.is_some(), part == Part::Gaps);
+        assert_eq!(jobs.warm_up.is_some(), part == Part::Gaps);
+    }
+}

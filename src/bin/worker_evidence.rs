@@ -1,0 +1,13 @@
+//! The evidence-to-action part's worker, loaded when the page first runs
+//! an evidence job (src/pool.rs): the worker of `gapscope-worker` with that
+//! part's jobs only.
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    console_error_panic_hook::set_once();
+    gapscope_worker::web::start(gapscope_worker::PartJobs::EVIDENCE);
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!("the gapscope worker builds for wasm32 only: run `scripts/run.sh`");
+}
