@@ -2,9 +2,9 @@
 //! core report (and the profile table it came from). No leptos here: the
 //! components render these, and the exports write them.
 
-use gapscope_core::analysis::{Fit, Report};
-use gapscope_core::crossval::distinct_in_order;
-use gapscope_core::ProfileTable;
+use gapscope_data::ProfileTable;
+use gapscope_gaps::analysis::{Fit, Report};
+use gapscope_stats::heldout::reference::distinct_in_order;
 
 use crate::chart::{self, Bar, Point, Series, SlopeItem, FAMILY_COLOURS};
 use crate::format::fmt;
@@ -481,7 +481,7 @@ pub fn penalty_table(r: &Report) -> Option<Table> {
 /// Penalty sensitivity curves and the nested-selection table.
 pub fn penalty(r: &Report) -> Option<(Vec<String>, Option<Table>)> {
     let s = r.sensitivity.as_ref()?;
-    let series = |pick: fn(&gapscope_core::analysis::Curve) -> &Vec<Option<f64>>| {
+    let series = |pick: fn(&gapscope_gaps::analysis::Curve) -> &Vec<Option<f64>>| {
         vec![
             Series {
                 name: "F".into(),
@@ -686,7 +686,8 @@ pub fn paper_table(title: &str, csv: &str) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gapscope_core::{analyze, synth, Settings};
+    use gapscope_gaps::{analyze, Settings};
+    use gapscope_synth::profiles as synth;
 
     fn example() -> (ProfileTable, Report) {
         let t = synth::generate(&Default::default()).table;
