@@ -1,4 +1,4 @@
-//! `scripts/bench-read.sh` (or `cargo bench -p gapscope-core --bench read`)
+//! `scripts/bench-read.sh` (or `cargo bench -p gapscope-data --bench read`)
 //!
 //! Read throughput of the core readers on every τ²-bench file under
 //! `../shared/data/tau2/` (results files through `trajectory::read_any`, which

@@ -1,4 +1,4 @@
-//! `scripts/bench.sh` (or `cargo bench -p gapscope-core --bench report`)
+//! `scripts/bench.sh` (or `cargo bench -p gapscope-gaps --bench report`)
 //!
 //! Times the full realization-gap report natively and prints, from one run:
 //! (a) the full report (alpha 10, B = 10,000, 25-point grid, nested selection)

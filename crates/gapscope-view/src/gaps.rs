@@ -707,7 +707,7 @@ mod tests {
         // GI missing for c1, c2: F covers six models, O and F+O four; every
         // prediction is its fold's training mean (constant features), so
         // MAE(O) = 20, MAE(F) = 130/6 over six, 17.5 over a1..b2 and
-        // ΔMAE(O − F) = 2.5 (crates/gapscope-core/tests/reward_coverage.rs).
+        // ΔMAE(O − F) = 2.5 (crates/gapscope-gaps/tests/reward_coverage.rs).
         let t = ProfileTable::read(
             "model,family,TU,GI,reward\na1,A,50,50,10\na2,A,50,50,20\nb1,B,50,50,30\nb2,B,50,50,40\nc1,C,50,,50\nc2,C,50,,60\n",
             &Default::default(),
