@@ -277,7 +277,7 @@ pub struct EpisodeView {
     pub config: String,
     pub repetition: u32,
     pub scored: bool,
-    /// [`SUCCESS`], [`UNSCORED`] or the failure type.
+    /// [`SUCCESS`](super::SUCCESS), [`UNSCORED`](super::UNSCORED) or the failure type.
     pub outcome: &'static str,
     /// e.g. "early_action at step 3: …".
     pub verdict: String,
