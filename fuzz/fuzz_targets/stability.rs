@@ -4,10 +4,10 @@
 //! splits, and sometimes a hand-given half A or a group regex from the input.
 #![no_main]
 use gapscope_data::profile::Block;
-use gapscope_gaps::stability::{stability, StabilitySettings};
 use gapscope_data::trajectory::Trajectory;
-use gapscope_stats::Alpha;
 use gapscope_data::ProfileTable;
+use gapscope_gaps::stability::{stability, StabilitySettings};
+use gapscope_stats::Alpha;
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 
@@ -72,6 +72,7 @@ fn build(u: &mut Unstructured) -> Result<(ProfileTable, Vec<Trajectory>, Stabili
             domain: None,
             gold_actions: Vec::new(),
             stats: None,
+            source_id: None,
         };
         for op in ops {
             if u.arbitrary::<bool>()? {
