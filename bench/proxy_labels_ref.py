@@ -9,7 +9,7 @@ on the shared τ²-bench files.
 
 Prints the row counts, the rows only one side has (both lists must be empty),
 and per file the (0, 0.5, 1, null) counts of ST, AS, RC, TM used by
-crates/gapscope-core/tests/proxy_labels.rs.
+crates/gapscope-gaps/tests/proxy_labels.rs.
 """
 import json,glob,re,sys,collections
 D=sys.argv[1].rstrip('/')

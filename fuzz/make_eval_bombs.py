@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write the hostile `.eval` seeds of the inspect_eval fuzz target (issue 14;
 docs/fuzzing.md): small versions of the zip bombs of
-crates/gapscope-core/tests/hostile_eval.rs. Deterministic; run from fuzz/:
+crates/gapscope-data/tests/hostile_eval.rs. Deterministic; run from fuzz/:
 
     python3 make_eval_bombs.py   # writes corpus/inspect_eval/bomb-*.eval
 """

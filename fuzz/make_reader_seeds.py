@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write the hostile seeds of the reader fuzz targets other than inspect_eval
 (issue 14, "Unbounded inputs"; docs/fuzzing.md, round 3): small versions of the
-bombs of crates/gapscope-core/tests/hostile.rs and of the inputs behind items 1,
+bombs of crates/gapscope-{data,evidence,synth}/tests/hostile.rs and of the inputs behind items 1,
 2, 7, 9, 10 and 12, each at most 64 KB (they are committed). Deterministic; run
 from fuzz/:
 

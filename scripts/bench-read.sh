@@ -13,4 +13,4 @@ if [ ! -d "$ROOT/../shared/data/tau2" ]; then
   exit 1
 fi
 GAPSCOPE_BENCH_PYTHON="${GAPSCOPE_BENCH_PYTHON:-python3}" \
-  cargo bench --locked -p gapscope-core --bench read
+  cargo bench --locked -p gapscope-data --bench read

@@ -7,4 +7,4 @@ source "$(dirname "$0")/env.sh"
 cd "$ROOT"
 scripts/sklearn-venv.sh
 GAPSCOPE_BENCH_PYTHON="$ROOT/target/bench-venv/bin/python" \
-  cargo bench --locked -p gapscope-core --bench report
+  cargo bench --locked -p gapscope-gaps --bench report

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzz every gapscope-core reader and analysis entry point (docs/fuzzing.md).
+# Fuzz every gapscope-data reader and analysis entry point (docs/fuzzing.md).
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 #

@@ -3,9 +3,11 @@
 //! operations, missing cells, any finite values — a profile file can carry
 //! 1e308 — ties and constant columns), small bootstrap and penalty grid.
 #![no_main]
-use gapscope_core::analysis::{AlphaGrid, MacroDefinition};
-use gapscope_core::profile::Block;
-use gapscope_core::{analyze, Alpha, ProfileTable, Settings};
+use gapscope_data::profile::Block;
+use gapscope_data::ProfileTable;
+use gapscope_gaps::analysis::{AlphaGrid, MacroDefinition};
+use gapscope_gaps::{analyze, Settings};
+use gapscope_stats::Alpha;
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 

@@ -3,7 +3,7 @@
 //! plan (`RunPlan::parse`; when it parses, evaluated with it). Bootstrap kept
 //! small.
 #![no_main]
-use gapscope_core::evidence::{evaluate, EvidenceSettings, RunPlan};
+use gapscope_evidence::{evaluate, EvidenceSettings, RunPlan};
 use libfuzzer_sys::fuzz_target;
 
 #[path = "common.rs"]

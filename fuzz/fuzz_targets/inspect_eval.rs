@@ -1,8 +1,8 @@
 //! Inspect AI `.eval` logs (zip bytes) through `read_any_bytes` and
 //! `inspect::read_eval` with every score choice kind.
 #![no_main]
-use gapscope_core::inspect::{read_eval, ScoreChoice};
-use gapscope_core::trajectory::{read_any_bytes, ReadOptions};
+use gapscope_data::formats::inspect::{read_eval, ScoreChoice};
+use gapscope_data::formats::{read_any_bytes, ReadOptions};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

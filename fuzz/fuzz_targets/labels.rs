@@ -1,7 +1,9 @@
 //! Label CSVs (`trajectory::apply_label_csv`) applied to trajectories read
 //! from the first part of the input (JSONL, then NUL, then the label CSV).
 #![no_main]
-use gapscope_core::trajectory::{apply_label_csv, operation_profile, read_jsonl, ProfileOptions};
+use gapscope_data::formats::read_jsonl;
+use gapscope_data::labels::apply_label_csv;
+use gapscope_data::operations::{operation_profile, ProfileOptions};
 use libfuzzer_sys::fuzz_target;
 
 #[path = "common.rs"]

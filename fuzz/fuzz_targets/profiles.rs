@@ -2,9 +2,9 @@
 //! entry point `join::read_profiles_with` (one file, then the same bytes as
 //! two files, which joins them).
 #![no_main]
-use gapscope_core::join::{read_profiles_with, TrajectoryOptions};
-use gapscope_core::profile::{RewardScale, RoleOverrides};
-use gapscope_core::ProfileTable;
+use gapscope_data::ingest::{read_profiles_with, TrajectoryOptions};
+use gapscope_data::profile::{RewardScale, RoleOverrides};
+use gapscope_data::ProfileTable;
 use libfuzzer_sys::fuzz_target;
 
 #[path = "common.rs"]

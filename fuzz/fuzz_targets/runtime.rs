@@ -1,7 +1,7 @@
 //! Runtime episode logs (`runtime::analyze`). Bootstrap kept small; a second
 //! run pools every slice field and scores by the verifier.
 #![no_main]
-use gapscope_core::runtime::{analyze, RuntimeSettings, ScoreSource, SliceDim};
+use gapscope_runtime::{analyze, RuntimeSettings, ScoreSource, SliceDim};
 use libfuzzer_sys::fuzz_target;
 
 #[path = "common.rs"]

@@ -3,10 +3,11 @@
 //! rewards, a foundational table for those models, small bootstrap and few
 //! splits, and sometimes a hand-given half A or a group regex from the input.
 #![no_main]
-use gapscope_core::profile::Block;
-use gapscope_core::stability::{stability, StabilitySettings};
-use gapscope_core::trajectory::Trajectory;
-use gapscope_core::{Alpha, ProfileTable};
+use gapscope_data::profile::Block;
+use gapscope_data::trajectory::Trajectory;
+use gapscope_data::ProfileTable;
+use gapscope_gaps::stability::{stability, StabilitySettings};
+use gapscope_stats::Alpha;
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 
@@ -54,7 +55,7 @@ fn build(u: &mut Unstructured) -> Result<(ProfileTable, Vec<Trajectory>, Stabili
     let mut trajectories = Vec::new();
     for i in 0..count {
         let task = u.int_in_range(0..=tasks - 1)?;
-        let mut labels = gapscope_core::trajectory::Trajectory {
+        let mut labels = gapscope_data::trajectory::Trajectory {
             id: format!("t{i}"),
             model: models[u.int_in_range(0..=n - 1)?].clone(),
             family: None,
@@ -71,6 +72,7 @@ fn build(u: &mut Unstructured) -> Result<(ProfileTable, Vec<Trajectory>, Stabili
             domain: None,
             gold_actions: Vec::new(),
             stats: None,
+            source_id: None,
         };
         for op in ops {
             if u.arbitrary::<bool>()? {

@@ -2,7 +2,7 @@
 //! then `tau2::check` and the conversion to trajectories. Input: results,
 //! NUL, tasks.
 #![no_main]
-use gapscope_core::tau2;
+use gapscope_data::formats::tau2;
 use libfuzzer_sys::fuzz_target;
 
 #[path = "common.rs"]

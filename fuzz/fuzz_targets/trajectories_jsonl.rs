@@ -1,8 +1,9 @@
 //! Canonical trajectories JSONL through `trajectory::read_jsonl`, then the
 //! operation profile (both subsets) and its CSV, read back as a profile.
 #![no_main]
-use gapscope_core::trajectory::{operation_profile, read_jsonl, ProfileOptions};
-use gapscope_core::{ProfileTable, RoleOverrides};
+use gapscope_data::formats::read_jsonl;
+use gapscope_data::operations::{operation_profile, ProfileOptions};
+use gapscope_data::{ProfileTable, RoleOverrides};
 use libfuzzer_sys::fuzz_target;
 
 #[path = "common.rs"]

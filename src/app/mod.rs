@@ -4,7 +4,7 @@
 
 mod top_bar;
 
-use gapscope_core::analysis::MacroDefinition;
+use gapscope_gaps::analysis::MacroDefinition;
 use gapscope_view::heatmap::CorrelationKind;
 use gapscope_view::nav::{Area, GapsView, ViewId};
 use gapscope_worker::{Source, CORPUS_LABEL, EXAMPLE_LABEL};
@@ -83,7 +83,7 @@ impl Workbench {
     fn new() -> Self {
         let mut knobs = Knobs {
             alpha: 10.0,
-            bootstrap: gapscope_core::Settings::default().bootstrap,
+            bootstrap: gapscope_gaps::Settings::default().bootstrap,
             seed: 0,
             macro_definition: MacroDefinition::Mean,
         };
@@ -106,7 +106,7 @@ impl Workbench {
                     knobs.bootstrap = v
                         .parse()
                         .ok()
-                        .filter(|b| *b <= gapscope_core::analysis::MAX_BOOTSTRAP)
+                        .filter(|b| *b <= gapscope_gaps::analysis::MAX_BOOTSTRAP)
                         .unwrap_or(knobs.bootstrap)
                 }
                 "seed" => knobs.seed = v.parse().unwrap_or(knobs.seed),

@@ -1,7 +1,7 @@
 //! The settings bar (α, bootstrap draws, seed, macro, exports, theme) and
 //! the status line (the running analysis, the worker pool).
 
-use gapscope_core::analysis::MacroDefinition;
+use gapscope_gaps::analysis::MacroDefinition;
 use leptos::prelude::*;
 
 use super::Workbench;
@@ -27,7 +27,7 @@ pub(crate) fn SettingsBar(wb: Workbench) -> impl IntoView {
             "B" => text
                 .parse::<usize>()
                 .ok()
-                .filter(|b| *b <= gapscope_core::analysis::MAX_BOOTSTRAP)
+                .filter(|b| *b <= gapscope_gaps::analysis::MAX_BOOTSTRAP)
                 .map(|b| k.bootstrap = b)
                 .is_some(),
             _ => text.parse::<u64>().ok().map(|s| k.seed = s).is_some(),
@@ -41,7 +41,7 @@ pub(crate) fn SettingsBar(wb: Workbench) -> impl IntoView {
                 "alpha" => format!("α must be a number greater than 0, got “{text}”"),
                 "B" => format!(
                     "bootstrap draws must be a whole number from 0 to {}, got “{text}”",
-                    gapscope_core::analysis::MAX_BOOTSTRAP
+                    gapscope_gaps::analysis::MAX_BOOTSTRAP
                 ),
                 _ => format!("the seed must be a whole number ≥ 0, got “{text}”"),
             }));

@@ -284,7 +284,7 @@ pub(crate) fn EvidenceView(wb: Workbench, id: View) -> impl IntoView {
 #[component]
 pub(crate) fn EvidenceReplay(
     wb: Workbench,
-    report: gapscope_core::evidence::EvidenceReport,
+    report: gapscope_evidence::EvidenceReport,
 ) -> impl IntoView {
     move || {
         let Some(id) = wb.ev.episode.get() else {

@@ -2,7 +2,7 @@
 //! analysed by a worker, its tables and figures, the episode list and the
 //! stepper.
 
-use gapscope_core::runtime::SimParams;
+use gapscope_synth::runtime_sim::SimParams;
 use gapscope_view::nav::RuntimeView as View;
 use gapscope_view::runtime as tv_runtime;
 use gapscope_worker::{ask, Source};

@@ -3,9 +3,9 @@
 
 use std::sync::Arc;
 
-use gapscope_core::overview::Overview;
-use gapscope_core::stability::StabilitySettings;
-use gapscope_core::trajectory::Trajectory;
+use gapscope_data::trajectory::Trajectory;
+use gapscope_gaps::overview::Overview;
+use gapscope_gaps::stability::StabilitySettings;
 use gapscope_view::format::fmt;
 use gapscope_view::trajectories::{self as tv, RewardFilter, TrajectoryFilter, TrajectoryOrder};
 use gapscope_worker::{ask, OverviewResult, Source};
@@ -187,7 +187,7 @@ impl Workbench {
         let k = self.knobs.get_untracked();
         let regex = self.traj.stability_regex.get_untracked();
         let settings = StabilitySettings {
-            alpha: gapscope_core::Alpha::new(k.alpha).unwrap_or(gapscope_core::Alpha::DEFAULT),
+            alpha: gapscope_stats::Alpha::new(k.alpha).unwrap_or(gapscope_stats::Alpha::DEFAULT),
             seed: k.seed,
             group_regex: (!regex.trim().is_empty()).then(|| regex.trim().to_string()),
             macro_definition: k.macro_definition,

@@ -1,10 +1,10 @@
 //! Argument types and parsers that several subcommands share.
 
 use clap::ValueEnum;
-use gapscope_core::analysis::MacroDefinition;
-use gapscope_core::inspect::ScoreChoice;
-use gapscope_core::profile::RewardScale;
-use gapscope_core::trajectory::parse_rename;
+use gapscope_data::formats::inspect::ScoreChoice;
+use gapscope_data::profile::RewardScale;
+use gapscope_data::trajectory::parse_rename;
+use gapscope_gaps::analysis::MacroDefinition;
 
 /// How reward values are scaled to 0–100 (`--reward-scale`).
 #[derive(Clone, Copy, ValueEnum)]

@@ -1,5 +1,5 @@
 //! Every trajectory and profile file the command line reads goes through
-//! the core's one ingestion function, [`join::read_inputs_each`] (the
+//! the core's one ingestion function, [`ingest::read_inputs_each`] (the
 //! worker's `read_inputs_from` is the same function with nothing to report
 //! per file). Files are opened one at a time, in input order, as streams
 //! under the input cap ([`input::Stream`]): canonical JSONL is parsed line
@@ -8,13 +8,13 @@
 
 use std::path::{Path, PathBuf};
 
-use gapscope_core::join::{
+use gapscope_data::formats::{readers_declined, Corpus};
+use gapscope_data::ingest::{
     self, profiles_of_inputs, FileContent, FileRead, InputFile, Inputs, Messages, ReadError,
     TrajectoryOptions,
 };
-use gapscope_core::manifest::Input;
-use gapscope_core::trajectory::{readers_declined, Corpus};
-use gapscope_core::{ProfileTable, RoleOverrides};
+use gapscope_data::{ProfileTable, RoleOverrides};
+use gapscope_gaps::manifest::Input;
 
 use crate::input;
 use crate::output::term_safe;
@@ -49,7 +49,7 @@ fn ingest(
         streams.push(stream);
         Ok(file)
     });
-    let read = join::read_inputs_each(files, options, &Messages::Counts, digests, each);
+    let read = ingest::read_inputs_each(files, options, &Messages::Counts, digests, each);
     match read {
         Ok(inputs) => Ok(inputs),
         Err(Stop::Message(m)) => Err(m),

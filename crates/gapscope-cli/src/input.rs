@@ -34,7 +34,7 @@ pub enum InputError {
     /// A text input with a byte that is not UTF-8.
     NotUtf8 {
         path: PathBuf,
-        source: gapscope_core::text::NotUtf8,
+        source: gapscope_data::text::NotUtf8,
     },
 }
 
@@ -171,7 +171,7 @@ pub fn read_input_text(path: &Path, cap: u64) -> Result<String, InputError> {
     let bytes = read_input_file(path, cap)?;
     String::from_utf8(bytes).map_err(|e| InputError::NotUtf8 {
         path: path.to_path_buf(),
-        source: gapscope_core::text::NotUtf8::at(e.as_bytes(), e.utf8_error().valid_up_to()),
+        source: gapscope_data::text::NotUtf8::at(e.as_bytes(), e.utf8_error().valid_up_to()),
     })
 }
 

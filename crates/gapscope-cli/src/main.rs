@@ -1,4 +1,4 @@
-//! `gapscope`: the command line over gapscope-core, a thin adapter. Each
+//! `gapscope`: the command line over the analysis crates, a thin adapter. Each
 //! subcommand is one file under [`commands`] (its clap arguments and its
 //! run); files are read through [`ingest`] (the core's one ingestion
 //! function) and [`input`] (whole-file reads with a size cap); [`output`]

@@ -672,7 +672,7 @@ fn profiles_neutralise_formula_names_and_read_back_into_report() {
     for (i, m) in models.iter().enumerate() {
         f.push_str(&format!(
             "{},F{i},{},{}\n",
-            gapscope_core::profile::csv_safe(m),
+            gapscope_data::profile::csv_safe(m),
             50 + i,
             60 - i
         ));

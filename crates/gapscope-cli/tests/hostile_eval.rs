@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-#[path = "../../gapscope-core/tests/support/zip_build.rs"]
+#[path = "../../gapscope-data/tests/support/zip_build.rs"]
 mod zip_build;
 use zip_build::{sample, zip, Member, HEADER};
 

@@ -1,6 +1,6 @@
 //! The CLI's JSON report checked against an independent computation.
 //!
-//! The reference below shares no code with gapscope-core: it standardizes with
+//! The reference below shares no code with the analysis crates: it standardizes with
 //! its own loops and solves ridge in the *dual* form,
 //! `yhat = mean + z* Z' (Z Z' + alpha I)^-1 (y - mean)`, by Gauss–Jordan
 //! elimination with partial pivoting, where the core solves the primal normal

@@ -416,7 +416,7 @@ fn evidence_score_worked_text() {
 /// Pieces of the JSON report of the worked set (1.2 MB whole): the
 /// settings, coverage and paired comparison, and the first two episodes (the
 /// shape of an episode; every verdict is in the text snapshot; the whole
-/// aggregate is in gapscope-core's report_snapshots.rs).
+/// aggregate is in gapscope-synth's tests/report_snapshots.rs).
 #[test]
 fn evidence_score_worked_json_pieces() {
     let v = json_of(&mut run(&[
@@ -493,7 +493,7 @@ fn runtime_analyze_committed_log_text() {
 
 /// Pieces of the JSON report of the committed log (43 kB without episodes):
 /// everything but each slice's `trace` and `sweep` (in the text snapshot, and
-/// whole for a simulated log in gapscope-core's report_snapshots.rs).
+/// whole for a simulated log in gapscope-synth's tests/report_snapshots.rs).
 #[test]
 fn runtime_analyze_committed_log_json_pieces() {
     let v = json_of(&mut run(&[

@@ -51,7 +51,7 @@ const INSPECT: [&str; 8] = [
 ];
 
 /// Every shared Inspect log through `gapscope profiles`: rewards per model by
-/// hand (see crates/gapscope-core/tests/inspect_logs.rs for the per-file
+/// hand (see crates/gapscope-data/tests/inspect_logs.rs for the per-file
 /// counts): mockllm/model 8 of 12 correct (the `.eval` and the `.json` run,
 /// each C, I, C × 2 epochs), claude-opus-4-1 6/6, Llama 3 of 4, hardcoded
 /// 0.0, gpt-4o-mini C, llama3.1 I, the redacted `...` log unscored (missing).
@@ -174,7 +174,7 @@ fn report_joins_an_inspect_log() {
 
 /// `stability --groups gold-actions`: labelled canonical trajectories on the
 /// 50 airline v1 tasks with `--tasks tasks_v1.json` are grouped by signature
-/// (12 groups; see crates/gapscope-core/tests/gold_groups.rs), the
+/// (12 groups; see crates/gapscope-gaps/tests/gold_groups.rs), the
 /// classification is printed, and `--read-tools` edits it (10 groups).
 #[test]
 fn stability_groups_from_gold_actions() {

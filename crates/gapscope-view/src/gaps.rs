@@ -2,9 +2,9 @@
 //! core report (and the profile table it came from). No leptos here: the
 //! components render these, and the exports write them.
 
-use gapscope_core::analysis::{Fit, Report};
-use gapscope_core::crossval::distinct_in_order;
-use gapscope_core::ProfileTable;
+use gapscope_data::ProfileTable;
+use gapscope_gaps::analysis::{Fit, Report};
+use gapscope_stats::heldout::reference::distinct_in_order;
 
 use crate::chart::{self, Bar, Point, Series, SlopeItem, FAMILY_COLOURS};
 use crate::format::fmt;
@@ -481,7 +481,7 @@ pub fn penalty_table(r: &Report) -> Option<Table> {
 /// Penalty sensitivity curves and the nested-selection table.
 pub fn penalty(r: &Report) -> Option<(Vec<String>, Option<Table>)> {
     let s = r.sensitivity.as_ref()?;
-    let series = |pick: fn(&gapscope_core::analysis::Curve) -> &Vec<Option<f64>>| {
+    let series = |pick: fn(&gapscope_gaps::analysis::Curve) -> &Vec<Option<f64>>| {
         vec![
             Series {
                 name: "F".into(),
@@ -686,7 +686,8 @@ pub fn paper_table(title: &str, csv: &str) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gapscope_core::{analyze, synth, Settings};
+    use gapscope_gaps::{analyze, Settings};
+    use gapscope_synth::profiles as synth;
 
     fn example() -> (ProfileTable, Report) {
         let t = synth::generate(&Default::default()).table;
@@ -706,7 +707,7 @@ mod tests {
         // GI missing for c1, c2: F covers six models, O and F+O four; every
         // prediction is its fold's training mean (constant features), so
         // MAE(O) = 20, MAE(F) = 130/6 over six, 17.5 over a1..b2 and
-        // ΔMAE(O − F) = 2.5 (crates/gapscope-core/tests/reward_coverage.rs).
+        // ΔMAE(O − F) = 2.5 (crates/gapscope-gaps/tests/reward_coverage.rs).
         let t = ProfileTable::read(
             "model,family,TU,GI,reward\na1,A,50,50,10\na2,A,50,50,20\nb1,B,50,50,30\nb2,B,50,50,40\nc1,C,50,,50\nc2,C,50,,60\n",
             &Default::default(),

@@ -2,7 +2,7 @@
 //! operation) and the correlation heatmap (foundational × operation), each
 //! cell with its fill, ink, label and hover text.
 
-use gapscope_core::Report;
+use gapscope_gaps::Report;
 
 use crate::colour::{diverging, ink};
 use crate::format::fmt;
@@ -149,7 +149,8 @@ pub fn correlation_heatmap(report: &Report, kind: CorrelationKind) -> Heatmap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gapscope_core::{analyze, synth, Settings};
+    use gapscope_gaps::{analyze, Settings};
+    use gapscope_synth::profiles as synth;
 
     #[test]
     fn gap_heatmap_of_the_example() {

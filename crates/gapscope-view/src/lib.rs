@@ -3,7 +3,7 @@
 //! web-sys: the components of the web crate (`src/`) only render these
 //! structs and strings, and the exports write them.
 //!
-//! - [`format`], [`colour`]: number text and the diverging colour scale;
+//! - [`format`](mod@format), [`colour`]: number text and the diverging colour scale;
 //! - [`table`]: tables with CSV and booktabs LaTeX export;
 //! - [`chart`]: figures as standalone SVG text (the string shown is the
 //!   string exported);

@@ -4,8 +4,8 @@
 //! that walks through turns. No leptos here; every number is a field of the
 //! report.
 
-use gapscope_core::runtime::metrics::{Contrast, Estimate, MeanOf};
-use gapscope_core::runtime::{Condition, Runtime, RuntimeReport, SliceReport};
+use gapscope_runtime::metrics::{Contrast, Estimate, MeanOf};
+use gapscope_runtime::{Condition, Runtime, RuntimeReport, SliceReport};
 
 use crate::chart::{self, Join, Line, LinePoint, FAMILY_COLOURS};
 use crate::format::fmt;
@@ -473,11 +473,11 @@ pub fn episode_list(r: &RuntimeReport, filter: &RuntimeFilter) -> (Vec<String>, 
     )
 }
 
-fn termination_name(t: gapscope_core::runtime::Termination) -> &'static str {
+fn termination_name(t: gapscope_runtime::Termination) -> &'static str {
     match t {
-        gapscope_core::runtime::Termination::Finish => "finish",
-        gapscope_core::runtime::Termination::TurnLimit => "turn limit",
-        gapscope_core::runtime::Termination::Timeout => "timeout",
+        gapscope_runtime::Termination::Finish => "finish",
+        gapscope_runtime::Termination::TurnLimit => "turn limit",
+        gapscope_runtime::Termination::Timeout => "timeout",
     }
 }
 
@@ -697,7 +697,7 @@ pub fn turns_table(v: &RuntimeEpisodeView) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gapscope_core::runtime::{analyze, read_jsonl, RuntimeSettings};
+    use gapscope_runtime::{analyze, read_jsonl, RuntimeSettings};
 
     const EPISODES: &str = include_str!("../../../assets/runtime/episodes.jsonl");
 

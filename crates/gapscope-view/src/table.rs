@@ -2,7 +2,7 @@
 //! from the same struct. Numbers keep full precision for CSV and are rounded
 //! for display and LaTeX.
 
-use gapscope_core::profile::csv_field;
+use gapscope_data::profile::csv_field;
 
 /// A table cell: text, or a number with its display precision.
 #[derive(Clone, Debug, PartialEq)]

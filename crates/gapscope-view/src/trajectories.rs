@@ -3,8 +3,8 @@
 //! as text, and cross-task stability (table and half-A vs half-B scatter).
 //! No leptos here; `app.rs` renders these.
 
-use gapscope_core::overview::{Overview, TrajectorySummary};
-use gapscope_core::stability::StabilityReport;
+use gapscope_gaps::overview::{Overview, TrajectorySummary};
+use gapscope_gaps::stability::StabilityReport;
 
 use crate::chart::{self, Point};
 use crate::format::fmt;
@@ -44,7 +44,7 @@ pub fn read_planted(csv_text: &str) -> Vec<(String, Vec<(String, f64)>)> {
 /// Planted against recovered gaps of one operation (or `macro`): the table,
 /// the scatter, and their Spearman correlation (core statistics).
 pub fn planted_vs_recovered(
-    r: &gapscope_core::Report,
+    r: &gapscope_gaps::Report,
     planted: &[(String, Vec<(String, f64)>)],
     name: &str,
 ) -> Option<(Table, String, Option<f64>)> {
@@ -79,7 +79,7 @@ pub fn planted_vs_recovered(
             });
         }
     }
-    let rho = gapscope_core::stats::spearman(&xs, &ys);
+    let rho = gapscope_stats::summary::spearman(&xs, &ys);
     let title = format!(
         "{name}: planted vs recovered gap (Spearman {})",
         rho.map_or("—".into(), |v| fmt(Some(v), 2))
@@ -365,7 +365,7 @@ pub fn stability_scatter(s: &StabilityReport, name: &str) -> Option<String> {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use gapscope_core::overview::overview;
+    use gapscope_gaps::overview::overview;
 
     const FOUNDATIONAL: &str =
         include_str!("../../../assets/synthetic-trajectories/foundational.csv");

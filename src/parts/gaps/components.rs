@@ -1,8 +1,8 @@
 //! The components of the realization-gap part: each view of the analysis,
 //! the column roles and trajectory options, the drop zone and the summary.
 
-use gapscope_core::profile::Role;
-use gapscope_core::{ProfileTable, RoleOverrides};
+use gapscope_data::profile::Role;
+use gapscope_data::{ProfileTable, RoleOverrides};
 use gapscope_view::format::fmt;
 use gapscope_view::gaps::{self as views, GapOrder};
 use gapscope_view::heatmap::{correlation_heatmap, gap_heatmap, CorrelationKind, Heatmap};
@@ -238,7 +238,7 @@ pub(crate) fn TrajectoryOptionsView(wb: Workbench, models: Vec<String>) -> impl 
             .split(',')
             .map(str::trim)
             .filter(|t| !t.is_empty())
-            .map(gapscope_core::trajectory::parse_rename)
+            .map(gapscope_data::trajectory::parse_rename)
             .collect();
         match parsed {
             Ok(renames) => {
@@ -595,7 +595,7 @@ pub(crate) fn SensitivityView(wb: Workbench, analysis: Analysis) -> impl IntoVie
     let f = RwSignal::new(f0);
     let o = RwSignal::new(o0);
     let provider = RwSignal::new(p0);
-    let families: Vec<String> = gapscope_core::crossval::distinct_in_order(&t.families)
+    let families: Vec<String> = gapscope_stats::heldout::reference::distinct_in_order(&t.families)
         .into_iter()
         .cloned()
         .collect();
@@ -740,8 +740,8 @@ pub(crate) fn DropZone(wb: Workbench) -> impl IntoView {
 pub(crate) fn Summary(analysis: Analysis) -> impl IntoView {
     let r = &analysis.report;
     let folds = match r.folds.kind {
-        gapscope_core::crossval::FoldKind::Family => "held out by family".to_string(),
-        gapscope_core::crossval::FoldKind::Model => {
+        gapscope_stats::heldout::reference::FoldKind::Family => "held out by family".to_string(),
+        gapscope_stats::heldout::reference::FoldKind::Model => {
             "held out model by model (leave-one-model-out)".to_string()
         }
     };

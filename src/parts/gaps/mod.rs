@@ -1,9 +1,9 @@
 //! Realization gaps: the analysis of the opened files (or the example), its
 //! views, the drop zone, the column roles and the trajectory options.
 
-use gapscope_core::join::TrajectoryOptions;
-use gapscope_core::manifest::Input;
-use gapscope_core::RoleOverrides;
+use gapscope_data::ingest::TrajectoryOptions;
+use gapscope_data::RoleOverrides;
+use gapscope_gaps::manifest::Input;
 use gapscope_view::gaps::GapOrder;
 use gapscope_view::heatmap::CorrelationKind;
 use gapscope_view::nav::GapsView as View;
@@ -327,7 +327,7 @@ impl Workbench {
 
     /// The digests of a job's files, computed after its answer: they fill
     /// in the manifest of the analysis on screen, when it is that job's.
-    pub(crate) fn finish_digests(self, id: JobId, inputs: Vec<gapscope_core::manifest::Input>) {
+    pub(crate) fn finish_digests(self, id: JobId, inputs: Vec<gapscope_gaps::manifest::Input>) {
         if self.gaps.shown_job.get_value() != Some(id) {
             return;
         }

@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use gapscope_core::join::TrajectoryOptions;
-use gapscope_core::trajectory::{operation_profile, ProfileOptions};
+use gapscope_data::ingest::TrajectoryOptions;
+use gapscope_data::operations::{operation_profile, ProfileOptions};
 
 use crate::args::{parse_renames, parse_scorer, MacroArg};
 use crate::ingest;

@@ -5,11 +5,13 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use gapscope_core::analysis::{AlphaGrid, MAX_BOOTSTRAP};
-use gapscope_core::assoc::association_sensitivity;
-use gapscope_core::join::TrajectoryOptions;
-use gapscope_core::manifest::{Input, InputKind, Manifest, Recipe, RecipeFile};
-use gapscope_core::{analyze, Alpha, Report, RoleOverrides, Settings};
+use gapscope_data::ingest::TrajectoryOptions;
+use gapscope_data::RoleOverrides;
+use gapscope_gaps::analysis::{AlphaGrid, MAX_BOOTSTRAP};
+use gapscope_gaps::assoc::association_sensitivity;
+use gapscope_gaps::manifest::{Input, InputKind, Manifest, Recipe, RecipeFile};
+use gapscope_gaps::{analyze, Report, Settings};
+use gapscope_stats::Alpha;
 
 use crate::args::{parse_renames, parse_scorer, MacroArg, Scale};
 use crate::ingest;
@@ -99,10 +101,10 @@ pub struct ReportArgs {
 /// The analysis settings the flags give, validated.
 fn settings(args: &ReportArgs) -> Result<Settings, String> {
     let alpha = Alpha::new(args.alpha).map_err(|e| format!("--alpha: {e}"))?;
-    if alpha.get() < gapscope_core::analysis::MIN_ALPHA {
+    if alpha.get() < gapscope_gaps::analysis::MIN_ALPHA {
         return Err(format!(
             "--alpha: {}",
-            gapscope_core::analysis::SettingsError::AlphaTooSmall(alpha.get())
+            gapscope_gaps::analysis::SettingsError::AlphaTooSmall(alpha.get())
         ));
     }
     let grid = &args.grid;
@@ -250,8 +252,8 @@ fn text_report(shown: &str, r: &Report) -> String {
         s,
         "held out by {} (alpha = {}; {} bootstrap draws, seed {})",
         match r.folds.kind {
-            gapscope_core::crossval::FoldKind::Family => "family",
-            gapscope_core::crossval::FoldKind::Model => "model (leave-one-model-out)",
+            gapscope_stats::heldout::reference::FoldKind::Family => "family",
+            gapscope_stats::heldout::reference::FoldKind::Model => "model (leave-one-model-out)",
         },
         r.settings.alpha,
         r.settings.bootstrap,
@@ -373,7 +375,7 @@ fn differences_text(s: &mut String, r: &Report) {
             fmt_opt(diff.q2, 0, 3),
             fmt_ci(diff.ci95.as_ref().and_then(|c| c.q2), 3),
             diff.n,
-            gapscope_core::profile::plural(diff.n)
+            gapscope_data::profile::plural(diff.n)
         );
         if diff.excluded.is_empty() {
             let _ = writeln!(s, ")");
@@ -413,7 +415,7 @@ fn association_text(s: &mut String, r: &Report) {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use gapscope_core::ProfileTable;
+    use gapscope_data::ProfileTable;
 
     /// A name of 64 KiB (from trajectories, which the profile readers' 4 KiB
     /// limit does not see) panicked in the width of the name column.

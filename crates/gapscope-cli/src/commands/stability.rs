@@ -6,12 +6,13 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use gapscope_core::join::TrajectoryOptions;
-use gapscope_core::stability::{stability, StabilitySettings};
-use gapscope_core::task_groups::{assign_groups, gold_action_groups, ToolOverrides};
-use gapscope_core::tau2;
-use gapscope_core::trajectory::{detect, Corpus, TrajectoryFormat};
-use gapscope_core::{Alpha, RoleOverrides};
+use gapscope_data::formats::tau2;
+use gapscope_data::formats::{detect, Corpus, TrajectoryFormat};
+use gapscope_data::ingest::TrajectoryOptions;
+use gapscope_data::RoleOverrides;
+use gapscope_gaps::stability::{stability, StabilitySettings};
+use gapscope_gaps::task_groups::{assign_groups, gold_action_groups, ToolOverrides};
+use gapscope_stats::Alpha;
 
 use crate::args::MacroArg;
 use crate::ingest;
@@ -29,7 +30,7 @@ pub struct StabilityArgs {
     #[arg(long, default_value_t = 10.0)]
     alpha: f64,
     /// Bootstrap draws (groups resampled within each half).
-    #[arg(long, default_value_t = gapscope_core::stability::DEFAULT_STABILITY_BOOTSTRAP)]
+    #[arg(long, default_value_t = gapscope_gaps::stability::DEFAULT_STABILITY_BOOTSTRAP)]
     bootstrap: usize,
     /// Macro gap: mean (of the operation scores) or pooled (of all labels).
     #[arg(long = "macro", value_enum, default_value = "mean")]

@@ -2,7 +2,8 @@
 //! the embedded example).
 
 use clap::Args;
-use gapscope_core::synth::{self, SynthParams};
+use gapscope_synth::profiles as synth;
+use gapscope_synth::profiles::SynthParams;
 
 #[derive(Args)]
 pub struct SynthArgs {

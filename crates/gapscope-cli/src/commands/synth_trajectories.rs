@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
-use gapscope_core::synth_traj::{check_sizes, generate, TrajParams};
+use gapscope_synth::trajectories::{check_sizes, generate, TrajParams};
 
 #[derive(Args)]
 pub struct SynthTrajectoriesArgs {

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use gapscope_core::tau2;
+use gapscope_data::formats::tau2;
 
 use crate::input;
 use crate::output::term_safe;

@@ -5,7 +5,7 @@
 //! message by message with its ledger events. No leptos here; every number
 //! is a field of the report (rates are shown in percent).
 
-use gapscope_core::evidence::{Episode, EvidenceReport, FailureType, MeanSd, Protocol};
+use gapscope_evidence::{Episode, EvidenceReport, FailureType, MeanSd, Protocol};
 
 use crate::chart::{self, Join, LegendItem, Line, LinePoint, Segment, StackedBar, FAMILY_COLOURS};
 use crate::format::fmt;
@@ -83,7 +83,7 @@ fn per_config_headers(r: &EvidenceReport, first: &str) -> Vec<String> {
 pub fn ecs_protocol_table(r: &EvidenceReport) -> Table {
     let mut rows = Vec::new();
     let mut row =
-        |label: String, pick: &dyn Fn(&gapscope_core::evidence::ConfigEcs) -> Option<MeanSd>| {
+        |label: String, pick: &dyn Fn(&gapscope_evidence::ConfigEcs) -> Option<MeanSd>| {
             let mut cells = vec![Cell::text(label)];
             for c in &r.ecs {
                 cells.extend(mean_sd_cells(pick(c).as_ref()));
@@ -114,7 +114,7 @@ pub fn ecs_protocol_table(r: &EvidenceReport) -> Table {
 pub fn ecs_domain_table(r: &EvidenceReport) -> Table {
     let mut rows = Vec::new();
     let mut row =
-        |label: String, pick: &dyn Fn(&gapscope_core::evidence::ConfigEcs) -> Option<MeanSd>| {
+        |label: String, pick: &dyn Fn(&gapscope_evidence::ConfigEcs) -> Option<MeanSd>| {
             let mut cells = vec![Cell::text(label)];
             for c in &r.ecs {
                 cells.extend(mean_sd_cells(pick(c).as_ref()));
@@ -629,7 +629,7 @@ pub fn episode_list(r: &EvidenceReport, filter: &EpisodeFilter) -> (Vec<String>,
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use gapscope_core::evidence::{evaluate, EvidenceSettings};
+    use gapscope_evidence::{evaluate, EvidenceSettings};
 
     pub(crate) const CASES: &str = include_str!("../../../../assets/evidence/cases.jsonl");
     pub(crate) const TRAJECTORIES: &str =

@@ -2,9 +2,9 @@
 //! by message, with the ledger events (requirements established, actions
 //! supported or not, the terminal verdict) attached where they happen.
 
-use gapscope_core::evidence::score::{Check, Environment, Via};
-use gapscope_core::evidence::{EvidenceReport, FailureType};
-use gapscope_core::trajectory::Message;
+use gapscope_data::trajectory::Message;
+use gapscope_evidence::score::{Check, Environment, Via};
+use gapscope_evidence::{EvidenceReport, FailureType};
 
 use super::{outcome, BAD, GOOD};
 
@@ -277,7 +277,7 @@ pub struct EpisodeView {
     pub config: String,
     pub repetition: u32,
     pub scored: bool,
-    /// [`SUCCESS`], [`UNSCORED`] or the failure type.
+    /// [`SUCCESS`](super::SUCCESS), [`UNSCORED`](super::UNSCORED) or the failure type.
     pub outcome: &'static str,
     /// e.g. "early_action at step 3: …".
     pub verdict: String,
@@ -454,9 +454,9 @@ pub fn episode_view(
                     call_id: c.call_id.clone(),
                     tool: c.tool.clone(),
                     class: match c.class {
-                        gapscope_core::evidence::score::CallClass::Information => "information",
-                        gapscope_core::evidence::score::CallClass::Consequential => "consequential",
-                        gapscope_core::evidence::score::CallClass::Unknown => "unknown",
+                        gapscope_evidence::score::CallClass::Information => "information",
+                        gapscope_evidence::score::CallClass::Consequential => "consequential",
+                        gapscope_evidence::score::CallClass::Unknown => "unknown",
                     },
                     args: c.args.to_string(),
                     result_message: c.result_message,
@@ -576,11 +576,11 @@ mod tests {
     use super::*;
     use crate::evidence::tests::{report, CASES, TRAJECTORIES};
     use crate::evidence::SUCCESS;
-    use gapscope_core::evidence::score::read_trajectories;
-    use gapscope_core::evidence::Protocol;
+    use gapscope_evidence::score::read_trajectories;
+    use gapscope_evidence::Protocol;
 
     fn messages_of(id: &str) -> Vec<Message> {
-        let cases = gapscope_core::evidence::spec::read_cases(CASES).unwrap();
+        let cases = gapscope_evidence::spec::read_cases(CASES).unwrap();
         read_trajectories(TRAJECTORIES, &cases)
             .unwrap()
             .into_iter()

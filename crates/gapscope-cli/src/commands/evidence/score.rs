@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
-use gapscope_core::evidence::report::MeanSd;
-use gapscope_core::evidence::{evaluate, EvidenceReport, EvidenceSettings, FailureType, RunPlan};
+use gapscope_evidence::report::MeanSd;
+use gapscope_evidence::{evaluate, EvidenceReport, EvidenceSettings, FailureType, RunPlan};
 
 use super::read;
 
@@ -27,7 +27,7 @@ pub struct ScoreArgs {
     #[arg(long)]
     pair: Vec<String>,
     /// Paired-bootstrap draws over cases.
-    #[arg(long, default_value_t = gapscope_core::evidence::DEFAULT_BOOTSTRAP)]
+    #[arg(long, default_value_t = gapscope_evidence::DEFAULT_BOOTSTRAP)]
     bootstrap: usize,
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -60,7 +60,7 @@ pub fn run(args: &ScoreArgs) -> Result<String, String> {
         plan,
     };
     let report = evaluate(&cases_text, &trajectories_text, &settings).map_err(|e| {
-        use gapscope_core::evidence::EvidenceError as E;
+        use gapscope_evidence::EvidenceError as E;
         let file = match e {
             E::CaseJson { .. } | E::Case { .. } => args.cases.display().to_string(),
             E::TrajectoryJson { .. } | E::Trajectory { .. } => {

@@ -4,9 +4,9 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use gapscope_core::proxy_labels::{proxy_labels_of_files, summary_text, to_csv};
-use gapscope_core::task_groups::ToolOverrides;
-use gapscope_core::tau2;
+use gapscope_data::formats::tau2;
+use gapscope_gaps::proxy_labels::{proxy_labels_of_files, summary_text, to_csv};
+use gapscope_gaps::task_groups::ToolOverrides;
 
 use super::read;
 

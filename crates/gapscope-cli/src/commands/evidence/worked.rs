@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
-use gapscope_core::evidence::worked;
+use gapscope_synth::evidence_worked as worked;
 
 #[derive(Args)]
 pub struct WorkedArgs {

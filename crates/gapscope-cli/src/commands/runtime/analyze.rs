@@ -6,10 +6,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use gapscope_core::runtime::metrics::{Contrast, Estimate, MeanOf};
-use gapscope_core::runtime::{
-    self, FamilyTools, RuntimeReport, RuntimeSettings, ScoreSource, SliceDim,
-};
+use gapscope_runtime::metrics::{Contrast, Estimate, MeanOf};
+use gapscope_runtime::{FamilyTools, RuntimeReport, RuntimeSettings, ScoreSource, SliceDim};
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum ScoreArg {
@@ -50,7 +48,7 @@ pub struct AnalyzeArgs {
     #[arg(long, value_enum, value_delimiter = ',')]
     pool: Vec<PoolArg>,
     /// Text marking a cap hit in a turn's error.
-    #[arg(long, default_value = runtime::DEFAULT_CAP_MESSAGE)]
+    #[arg(long, default_value = gapscope_runtime::DEFAULT_CAP_MESSAGE)]
     cap_message: String,
     /// Listing tools of a family, FAMILY=TOOL[,TOOL]; repeatable (replaces the default).
     #[arg(long)]
@@ -144,7 +142,8 @@ pub fn run(args: AnalyzeArgs) -> Result<String, String> {
     tools_arg(&mut settings, &inspect_tools, false)?;
     let shown = episodes.display().to_string();
     let text = crate::input::read_input_text(&episodes, crate::input::MAX_INPUT_BYTES)?;
-    let report = runtime::analyze(&text, &settings).map_err(|e| format!("{shown}: {e}"))?;
+    let report =
+        gapscope_runtime::analyze(&text, &settings).map_err(|e| format!("{shown}: {e}"))?;
     for e in report.skipped.iter().take(20) {
         eprintln!("{shown}: {e} (skipped)");
     }
@@ -235,7 +234,7 @@ pub fn text_report(shown: &str, r: &RuntimeReport) -> String {
 
 /// One slice: the 2×2 table per cap, the gaps, the cap comparison, trace
 /// quantities and exposure.
-fn slice_text(s: &mut String, sl: &runtime::SliceReport) {
+fn slice_text(s: &mut String, sl: &gapscope_runtime::SliceReport) {
     let _ = writeln!(s, "\n== {} ({} episodes)", sl.name, sl.episodes);
     for w in &sl.warnings {
         let _ = writeln!(s, "note: {w}");
@@ -335,7 +334,7 @@ fn slice_text(s: &mut String, sl: &runtime::SliceReport) {
 }
 
 /// The Opaque Knapsack verification and what it flagged.
-fn verification_text(s: &mut String, v: &runtime::knapsack::VerificationReport) {
+fn verification_text(s: &mut String, v: &gapscope_runtime::knapsack::VerificationReport) {
     let _ = writeln!(
         s,
         "\nverification ({}): {} episodes with an instance, {} verified, {} agree (tolerance {}), {} disagree, {} flagged; {} without an instance, {} of other families; anti-collapse holds on {} of {} instances",

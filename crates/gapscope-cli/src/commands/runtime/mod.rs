@@ -1,5 +1,5 @@
 //! `gapscope runtime`: runtime contracts (persistent vs stateless `CodeAct`).
-//! Every number comes from `gapscope_core::runtime`. One module per
+//! Every number comes from `gapscope_runtime`. One module per
 //! subcommand.
 
 mod analyze;

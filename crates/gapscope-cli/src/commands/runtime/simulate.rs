@@ -2,7 +2,8 @@
 //! policies (not language models), printed as an episode log (JSONL).
 
 use clap::Args;
-use gapscope_core::runtime::{self, Condition, SimParams};
+use gapscope_runtime::Condition;
+use gapscope_synth::runtime_sim::{self, SimParams};
 
 #[derive(Args)]
 pub struct SimulateArgs {
@@ -93,11 +94,11 @@ pub fn run(args: SimulateArgs) -> Result<String, String> {
         conditions,
         rollout,
     };
-    let episodes = runtime::simulate(&params).map_err(|e| format!("--{e}"))?;
+    let episodes = runtime_sim::simulate(&params).map_err(|e| format!("--{e}"))?;
     eprintln!(
         "{} simulated episodes ({})",
         episodes.len(),
-        runtime::sim::LABEL
+        runtime_sim::LABEL
     );
-    runtime::write_jsonl(&episodes).map_err(|e| format!("writing the log: {e}"))
+    gapscope_runtime::write_jsonl(&episodes).map_err(|e| format!("writing the log: {e}"))
 }
