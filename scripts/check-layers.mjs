@@ -25,11 +25,10 @@ export const LAYERS = {
   "gapscope-evidence": 2,
   "gapscope-runtime": 2,
   "gapscope-synth": 3,
-  "gapscope-core": 4, // transitional facade, see its lib.rs
-  "gapscope-view": 5,
-  "gapscope-worker": 6,
-  "gapscope-cli": 6,
-  "gapscope-web": 7,
+  "gapscope-view": 4,
+  "gapscope-worker": 5,
+  "gapscope-cli": 5,
+  "gapscope-web": 6,
 };
 export const PAPERS = new Set(["gapscope-gaps", "gapscope-evidence", "gapscope-runtime"]);
 

@@ -6,9 +6,9 @@ use gapscope_view::nav::EvidenceView as View;
 use gapscope_worker::{ask, Source};
 use leptos::prelude::*;
 
-use crate::app::{opened, source_label, Workbench};
-use crate::widgets::job::JobSlot;
-use crate::widgets::{area_panel, sub_nav, ClickTable, Figure, TableView};
+use crate::parts::widgets::job::JobSlot;
+use crate::parts::widgets::{area_panel, sub_nav, ClickTable, Figure, TableView};
+use crate::parts::{opened, source_label, Workbench};
 
 /// The evidence part's state.
 #[derive(Clone, Copy)]

@@ -1,8 +1,135 @@
-//! The parts of the page, one module each: its state struct, the jobs it
-//! sends to the worker pool and its components.
+//! The parts of the page, one module each (its state struct, the jobs it
+//! sends to the worker pool and its components), the [`widgets`] they share,
+//! and the [`Workbench`] that composes every part's state with what they
+//! share (settings, area, hover card, theme, the pool), built from the URL
+//! (settings and view ids are parsed here and only here).
 
 pub(crate) mod evidence;
 pub(crate) mod gaps;
 pub(crate) mod runtime;
 pub(crate) mod teaching;
 pub(crate) mod trajectories;
+pub(crate) mod widgets;
+
+use gapscope_gaps::analysis::MacroDefinition;
+use gapscope_view::heatmap::CorrelationKind;
+use gapscope_view::nav::{Area, GapsView, ViewId};
+use gapscope_worker::{Source, CORPUS_LABEL, EXAMPLE_LABEL};
+use leptos::prelude::*;
+
+use crate::web;
+use evidence::EvidenceState;
+use gaps::GapsState;
+use runtime::RuntimeState;
+use trajectories::TrajectoriesState;
+use widgets::job::Workers;
+use widgets::Hover;
+
+/// The browser-storage key of the theme.
+/// Analysis settings as the user typed them (validated before use).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Knobs {
+    pub(crate) alpha: f64,
+    pub(crate) bootstrap: usize,
+    pub(crate) seed: u64,
+    pub(crate) macro_definition: MacroDefinition,
+}
+
+pub(crate) const THEME: &str = "gapscope.theme";
+
+/// The files opened for a page's own source (`None`: its built-in data).
+pub(crate) fn opened(
+    source: &Option<Source>,
+    files: StoredValue<Vec<web_sys::File>, LocalStorage>,
+) -> Vec<web_sys::File> {
+    if source.is_some() {
+        files.get_value()
+    } else {
+        Vec::new()
+    }
+}
+
+/// The name a source is shown by.
+pub(crate) fn source_label(source: &Source) -> String {
+    match source {
+        Source::Example => EXAMPLE_LABEL.to_string(),
+        Source::File { name, .. } => name.clone(),
+        Source::Files { files } => files
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect::<Vec<_>>()
+            .join(" + "),
+        Source::Attached { names } => names.join(" + "),
+        Source::Corpus => CORPUS_LABEL.to_string(),
+    }
+}
+
+/// The whole page state: the pool, what every part shares (settings, area,
+/// hover card, theme) and one state struct per part.
+#[derive(Clone, Copy)]
+pub(crate) struct Workbench {
+    pub(crate) workers: Workers,
+    pub(crate) knobs: RwSignal<Knobs>,
+    pub(crate) hover: RwSignal<Option<Hover>>,
+    pub(crate) theme: RwSignal<String>,
+    /// Which part of the workbench: realization gaps, evidence, runtime.
+    pub(crate) area: RwSignal<Area>,
+    pub(crate) gaps: GapsState,
+    pub(crate) traj: TrajectoriesState,
+    pub(crate) ev: EvidenceState,
+    pub(crate) rt: RuntimeState,
+}
+
+impl Workbench {
+    pub(crate) fn new() -> Self {
+        let mut knobs = Knobs {
+            alpha: 10.0,
+            bootstrap: gapscope_gaps::Settings::default().bootstrap,
+            seed: 0,
+            macro_definition: MacroDefinition::Mean,
+        };
+        let mut view = GapsView::Gaps;
+        let mut corr = CorrelationKind::Pearson;
+        let mut area = Area::Gaps;
+        for (k, v) in web::query() {
+            match k.as_str() {
+                // An unknown view or area keeps the default, like any other
+                // bad query value.
+                "view" => view = GapsView::parse(&v).unwrap_or(view),
+                "alpha" => {
+                    knobs.alpha = v
+                        .parse()
+                        .ok()
+                        .filter(|a: &f64| *a > 0.0 && a.is_finite())
+                        .unwrap_or(knobs.alpha)
+                }
+                "B" => {
+                    knobs.bootstrap = v
+                        .parse()
+                        .ok()
+                        .filter(|b| *b <= gapscope_gaps::analysis::MAX_BOOTSTRAP)
+                        .unwrap_or(knobs.bootstrap)
+                }
+                "seed" => knobs.seed = v.parse().unwrap_or(knobs.seed),
+                "macro" => {
+                    knobs.macro_definition =
+                        MacroDefinition::parse(&v).unwrap_or(knobs.macro_definition)
+                }
+                "corr" if v == "spearman" => corr = CorrelationKind::Spearman,
+                "area" => area = Area::parse(&v).unwrap_or(area),
+                _ => {}
+            }
+        }
+        Workbench {
+            workers: Workers::new(),
+            knobs: RwSignal::new(knobs),
+            hover: RwSignal::new(None),
+            theme: RwSignal::new(web::load(THEME).unwrap_or_else(|| "auto".into())),
+            area: RwSignal::new(area),
+            gaps: GapsState::new(view, corr),
+            traj: TrajectoriesState::new(),
+            ev: EvidenceState::new(),
+            rt: RuntimeState::new(),
+        }
+    }
+}

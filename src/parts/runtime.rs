@@ -8,10 +8,10 @@ use gapscope_view::runtime as tv_runtime;
 use gapscope_worker::{ask, Source};
 use leptos::prelude::*;
 
-use crate::app::{opened, source_label, Workbench};
+use crate::parts::widgets::job::JobSlot;
+use crate::parts::widgets::{area_panel, sub_nav, ClickTable, Figure, TableView};
+use crate::parts::{opened, source_label, Workbench};
 use crate::web;
-use crate::widgets::job::JobSlot;
-use crate::widgets::{area_panel, sub_nav, ClickTable, Figure, TableView};
 
 /// The runtime part's state.
 #[derive(Clone, Copy)]

@@ -6,10 +6,10 @@ use gapscope_view::trajectories as tv;
 use gapscope_worker::{ask, Progress, CORPUS_LABEL, CORPUS_PLANTED};
 use leptos::prelude::*;
 
-use crate::app::Workbench;
 use crate::parts::trajectories::NeedTrajectories;
-use crate::widgets::job::JobSlot;
-use crate::widgets::{Figure, TableView};
+use crate::parts::widgets::job::JobSlot;
+use crate::parts::widgets::{Figure, TableView};
+use crate::parts::Workbench;
 
 /// The teaching page's state: it lives while the page is shown.
 struct TeachingState {

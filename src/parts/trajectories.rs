@@ -11,11 +11,11 @@ use gapscope_view::trajectories::{self as tv, RewardFilter, TrajectoryFilter, Tr
 use gapscope_worker::{ask, OverviewResult, Source};
 use leptos::prelude::*;
 
-use crate::app::{source_label, Workbench};
+use crate::parts::widgets::job::JobSlot;
+use crate::parts::widgets::{row_keys, Figure, TableView};
+use crate::parts::{source_label, Workbench};
 use crate::pool::JobId;
 use crate::web;
-use crate::widgets::job::JobSlot;
-use crate::widgets::{row_keys, Figure, TableView};
 
 /// The name of the label file the proxy-label button adds to the source.
 pub(crate) const PROXY_LABELS: &str = "proxy-labels.csv";

@@ -16,11 +16,11 @@ pub const CORPUS_FOUNDATIONAL: &str =
 /// embedded (318 KB; the generator is in the worker for the teaching view
 /// anyway): byte for byte the committed
 /// `assets/synthetic-trajectories/trajectories.jsonl` (tests here and in
-/// gapscope-core's `synthetic_trajectories_current`).
+/// gapscope-synth's `synthetic_trajectories_current`).
 pub fn corpus_trajectories() -> &'static str {
     static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     TEXT.get_or_init(|| {
-        gapscope_core::synth_traj::generate(&gapscope_core::synth_traj::TrajParams::default())
+        gapscope_synth::trajectories::generate(&gapscope_synth::trajectories::TrajParams::default())
             .ok()
             .and_then(|c| c.jsonl().ok())
             .unwrap_or_default()

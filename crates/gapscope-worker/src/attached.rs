@@ -7,7 +7,7 @@ use crate::assets::{
 };
 use crate::codec::ReadPlan;
 use crate::protocol::Source;
-use gapscope_core::join::{
+use gapscope_data::ingest::{
     read_inputs_from, FileContent, FileRead, InputFile, Inputs, Messages, TrajectoryOptions,
 };
 use std::borrow::Cow;
@@ -133,7 +133,7 @@ pub fn attach(files: &[(String, Vec<u8>)]) -> Vec<Attached> {
 /// its bytes: the job then meets the same error where it reports errors.
 #[must_use]
 pub fn read_ahead(name: String, bytes: Vec<u8>, plan: &ReadPlan) -> Attached {
-    match gapscope_core::join::read_file(
+    match gapscope_data::ingest::read_file(
         InputFile::Bytes(name.clone(), Cow::Borrowed(&bytes)),
         &plan.options,
         &plan.messages,
@@ -151,7 +151,7 @@ pub(crate) fn whole(attached: Vec<Attached>) -> Result<Vec<(String, Vec<u8>)>, S
 
 /// A file's bytes as text, or where they stop being UTF-8.
 pub(crate) fn text_of<'a>(name: &str, bytes: &'a [u8]) -> Result<&'a str, String> {
-    gapscope_core::text::utf8(bytes).map_err(|e| format!("{name}: {e}"))
+    gapscope_data::text::utf8(bytes).map_err(|e| format!("{name}: {e}"))
 }
 
 /// The files of a source as core inputs (attached ones move in: a reader

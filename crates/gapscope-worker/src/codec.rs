@@ -4,7 +4,7 @@
 //! [`ReadPlan`]).
 
 use crate::protocol::{Answer, Envelope, FromWorker, Job, Progress, Source};
-use gapscope_core::join::{Messages, TrajectoryOptions};
+use gapscope_data::ingest::{Messages, TrajectoryOptions};
 use serde::Deserialize;
 
 /// Encode an envelope as the JSON text the worker receives.
@@ -96,7 +96,7 @@ pub fn failure_message(id: u64, message: String) -> String {
 }
 
 /// How a job reads its attached files when it reads them as inputs
-/// ([`gapscope_core::join::read_inputs_from`]). The browser then parses each
+/// ([`gapscope_data::ingest::read_inputs_from`]). The browser then parses each
 /// fetched file as soon as its bytes are here ([`crate::read_ahead`]) and
 /// drops them: the worker holds one file's bytes at a time, not every file's.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,5 +1,5 @@
 //! gapscope-worker: the worker layer between the page and the analysis core,
-//! a thin adapter over gapscope-core.
+//! a thin adapter over the analysis crates.
 //!
 //! The page sends an [`Envelope`] (a job id and a [`Job`]) as JSON text; the
 //! worker posts [`FromWorker`] messages back: `Ready` once loaded, any

@@ -7,9 +7,10 @@ use crate::attached::read_ahead;
 use crate::codec::{encode_message, ReadPlan};
 use crate::jobs::gaps;
 use crate::protocol::{FromWorker, Job, Request, Source};
-use gapscope_core::analysis::MacroDefinition;
-use gapscope_core::join::{Messages, TrajectoryOptions};
-use gapscope_core::{Alpha, RoleOverrides};
+use gapscope_data::ingest::{Messages, TrajectoryOptions};
+use gapscope_data::RoleOverrides;
+use gapscope_gaps::analysis::MacroDefinition;
+use gapscope_stats::Alpha;
 
 /// A synthetic τ²-bench results text (`simulations` of the shape τ²-bench
 /// writes: tool calls, tool results, action checks) for [`warm_up`].
@@ -111,7 +112,7 @@ mod tests {
     /// warm-up itself runs.
     #[test]
     fn the_warm_up_exercises_the_tau2_and_jsonl_readers() {
-        use gapscope_core::trajectory::{detect, read_any_bytes, ReadOptions, TrajectoryFormat};
+        use gapscope_data::formats::{detect, read_any_bytes, ReadOptions, TrajectoryFormat};
         let text = warm_up_tau2(30);
         assert_eq!(detect(&text), Some(TrajectoryFormat::Tau2));
         let light = ReadOptions {

@@ -149,7 +149,7 @@ async fn prefetch(
 ) -> Option<Vec<crate::Attached>> {
     use wasm_bindgen_futures::JsFuture;
     let total: f64 = files.iter().map(|f| f.size()).sum();
-    let of = 1 + gapscope_core::analysis::STAGES.len() as u32;
+    let of = 1 + gapscope_gaps::analysis::STAGES.len() as u32;
     let tell = |label: String| {
         let progress = crate::Progress { label, step: 1, of };
         let _ = scope.post_message(&JsValue::from_str(&crate::progress_message(id, progress)));
@@ -157,7 +157,7 @@ async fn prefetch(
     tell(format!(
         "reading {} file{}: {:.1} MB",
         files.len(),
-        gapscope_core::profile::plural(files.len()),
+        gapscope_data::profile::plural(files.len()),
         total / 1e6
     ));
     let mut out = Vec::with_capacity(files.len());
@@ -273,7 +273,7 @@ impl FileStream {
                 self.total / 1e6
             ),
             step: 1,
-            of: 1 + gapscope_core::analysis::STAGES.len() as u32,
+            of: 1 + gapscope_gaps::analysis::STAGES.len() as u32,
         };
         let _ = self
             .scope

@@ -11,10 +11,10 @@ use gapscope_view::trajectories::{TrajectoryFilter, TrajectoryOrder};
 use gapscope_worker::{Analysis, Pair, Source, CORPUS_LABEL, EXAMPLE_LABEL};
 use leptos::prelude::*;
 
-use crate::app::Workbench;
 use crate::parts::teaching::TeachingView;
 use crate::parts::trajectories::{StabilityView, TrajectoriesView};
-use crate::widgets::{Figure, HeatmapView, TableView};
+use crate::parts::widgets::{Figure, HeatmapView, TableView};
+use crate::parts::Workbench;
 
 #[component]
 #[allow(
@@ -655,31 +655,6 @@ pub(crate) fn SensitivityView(wb: Workbench, analysis: Analysis) -> impl IntoVie
                 .and_then(|a| views::sensitivity_table(&a.report))
                 .map(|t| view! { <TableView table=t wb=wb /> })
         }}
-    }
-}
-
-/// The "synthetic example" label beside a view's title while the example is shown.
-#[component]
-pub(crate) fn SyntheticMark(wb: Workbench) -> impl IntoView {
-    move || {
-        // The trajectory pages show the files last opened, which may not be
-        // the analysis on screen (when that one failed).
-        let trajectory_page = wb.gaps.view.get().is_trajectory_page();
-        let synthetic = if trajectory_page {
-            wb.traj.side_source.get_value() == Source::Corpus
-        } else {
-            wb.gaps
-                .analysis
-                .with(|a| a.as_ref().is_some_and(|a| a.synthetic))
-        };
-        synthetic.then(|| {
-            let label = if wb.gaps.source.get_value() == Source::Corpus {
-                CORPUS_LABEL
-            } else {
-                EXAMPLE_LABEL
-            };
-            view! { <span class="badge synthetic small">{label}</span> }
-        })
     }
 }
 

@@ -11,14 +11,13 @@ use gapscope_worker::{ask, Analysis, Pair, Request, Source};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::app::{source_label, Knobs, Workbench};
+use crate::parts::widgets::job::JobSlot;
+use crate::parts::widgets::{area_panel, sub_nav};
+use crate::parts::{source_label, Knobs, Workbench};
 use crate::pool::JobId;
 use crate::web;
-use crate::widgets::job::JobSlot;
-use crate::widgets::{area_panel, sub_nav};
 
 mod components;
-pub(crate) use components::SyntheticMark;
 use components::{CurrentView, DropZone, Summary};
 
 /// Where the last loaded file is kept in this browser (never uploaded).

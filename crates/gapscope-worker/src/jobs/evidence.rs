@@ -6,8 +6,9 @@ use super::{not_this_part, step};
 use crate::assets::{WORKED_CASES, WORKED_TRAJECTORIES};
 use crate::attached::{source_files, text_of, whole, Attached};
 use crate::protocol::{Answer, Job, Part, Progress, Source};
-use gapscope_core::evidence::{evaluate, EvidenceReport, EvidenceSettings};
-use gapscope_core::trajectory::{read_jsonl, Message};
+use gapscope_data::formats::read_jsonl;
+use gapscope_data::trajectory::Message;
+use gapscope_evidence::{evaluate, EvidenceReport, EvidenceSettings};
 
 /// Run a job of this part (another part's job is a failed answer).
 pub fn run(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progress)) -> Answer {
@@ -108,7 +109,7 @@ mod tests {
     use crate::assets::{WORKED_CASES, WORKED_TRAJECTORIES};
     use crate::jobs::run_job;
     use crate::protocol::{Answer, Job, Source};
-    use gapscope_core::evidence::{evaluate, EvidenceSettings};
+    use gapscope_evidence::{evaluate, EvidenceSettings};
 
     #[test]
     fn evidence_jobs_answer_with_their_reports() {

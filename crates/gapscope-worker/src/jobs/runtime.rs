@@ -4,10 +4,8 @@
 use super::{not_this_part, step};
 use crate::attached::{source_files, text_of, whole, Attached};
 use crate::protocol::{Answer, Job, Part, Progress, Source};
-use gapscope_core::runtime::{
-    analyze as runtime_analyze, simulate as simulate_episodes, write_jsonl, RuntimeReport,
-    RuntimeSettings, SimParams,
-};
+use gapscope_runtime::{analyze as runtime_analyze, write_jsonl, RuntimeReport, RuntimeSettings};
+use gapscope_synth::runtime_sim::{simulate as simulate_episodes, SimParams};
 
 /// Run a job of this part (another part's job is a failed answer).
 pub fn run(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progress)) -> Answer {
@@ -83,7 +81,7 @@ fn runtime(
 mod tests {
     use crate::jobs::run_job;
     use crate::protocol::{Answer, Job};
-    use gapscope_core::runtime::SimParams;
+    use gapscope_synth::runtime_sim::SimParams;
 
     #[test]
     fn runtime_jobs_answer_with_their_reports() {

@@ -8,9 +8,9 @@ use crate::codec::{decode_message, encode_envelope, read_plan, ReadPlan};
 use crate::protocol::{
     Answer, Envelope, FromWorker, Job, OverviewResult, Request, Response, Source,
 };
-use gapscope_core::analysis::MacroDefinition;
-use gapscope_core::join::TrajectoryOptions;
-use gapscope_core::RoleOverrides;
+use gapscope_data::ingest::TrajectoryOptions;
+use gapscope_data::RoleOverrides;
+use gapscope_gaps::analysis::MacroDefinition;
 
 /// Files attached to a job: (name, bytes).
 type Files = Vec<(String, Vec<u8>)>;

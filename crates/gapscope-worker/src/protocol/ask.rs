@@ -24,12 +24,13 @@
 use super::{
     Answer, Job, OverviewResult, ProxyLabelFile, RecoveryPoint, Request, Response, Source,
 };
-use gapscope_core::evidence::EvidenceReport;
-use gapscope_core::join::TrajectoryOptions;
-use gapscope_core::manifest::Input;
-use gapscope_core::runtime::{RuntimeReport, SimParams};
-use gapscope_core::stability::{StabilityReport, StabilitySettings};
-use gapscope_core::trajectory::Message;
+use gapscope_data::ingest::TrajectoryOptions;
+use gapscope_data::trajectory::Message;
+use gapscope_evidence::EvidenceReport;
+use gapscope_gaps::manifest::Input;
+use gapscope_gaps::stability::{StabilityReport, StabilitySettings};
+use gapscope_runtime::RuntimeReport;
+use gapscope_synth::runtime_sim::SimParams;
 
 /// A job whose answer has one type.
 pub trait Ask {
@@ -230,7 +231,7 @@ impl From<Overview> for Job {
 result_reply!(
     Overview,
     Overview,
-    Option<gapscope_core::overview::Overview>
+    Option<gapscope_gaps::overview::Overview>
 );
 
 /// [`Job::Trajectory`]: one trajectory of a source, whole (`None`: no
@@ -254,7 +255,7 @@ impl From<Trajectory> for Job {
 result_reply!(
     Trajectory,
     Trajectory,
-    Option<gapscope_core::trajectory::Trajectory>
+    Option<gapscope_data::trajectory::Trajectory>
 );
 
 /// [`Job::Stability`]: cross-task stability of the gaps.

@@ -6,15 +6,18 @@
 
 pub mod ask;
 
-use gapscope_core::analysis::MacroDefinition;
-use gapscope_core::evidence::EvidenceReport;
-use gapscope_core::join::{JoinReport, TrajectoryOptions};
-use gapscope_core::manifest::{Input, Manifest};
-use gapscope_core::overview::Overview;
-use gapscope_core::runtime::{RuntimeReport, SimParams};
-use gapscope_core::stability::{StabilityReport, StabilitySettings};
-use gapscope_core::trajectory::{Message, Trajectory};
-use gapscope_core::{Report, RoleOverrides, Settings};
+use gapscope_data::ingest::TrajectoryOptions;
+use gapscope_data::join::JoinReport;
+use gapscope_data::trajectory::{Message, Trajectory};
+use gapscope_data::RoleOverrides;
+use gapscope_evidence::EvidenceReport;
+use gapscope_gaps::analysis::MacroDefinition;
+use gapscope_gaps::manifest::{Input, Manifest};
+use gapscope_gaps::overview::Overview;
+use gapscope_gaps::stability::{StabilityReport, StabilitySettings};
+use gapscope_gaps::{Report, Settings};
+use gapscope_runtime::RuntimeReport;
+use gapscope_synth::runtime_sim::SimParams;
 use serde::{Deserialize, Serialize};
 
 /// What to analyse.
@@ -275,7 +278,7 @@ pub struct ProxyLabelFile {
     /// The label CSV (`trajectory_id,operation,requirement,label,turn,why`).
     pub csv: String,
     /// Per file and operation: rows, labelled rows, mean label, eligible
-    /// trajectories, score ([`gapscope_core::proxy_labels::summary_text`]).
+    /// trajectories, score ([`gapscope_gaps::proxy_labels::summary_text`]).
     pub summary: String,
     /// The τ²-bench files labelled, and the files left out.
     pub labelled: Vec<String>,

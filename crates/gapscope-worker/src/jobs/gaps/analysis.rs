@@ -7,14 +7,17 @@
 use crate::assets::{CORPUS_LABEL, EXAMPLE_LABEL};
 use crate::attached::{attach, input_files, Attached};
 use crate::protocol::{Analysis, OverviewResult, Pair, Progress, Request, Response, Source};
-use gapscope_core::analysis::{analyze_with_progress, STAGES};
-use gapscope_core::assoc::association_sensitivity;
-use gapscope_core::join::{
-    profiles_of_inputs, read_inputs_from, FileContent, InputFile, Inputs, JoinReport, Messages,
+use gapscope_data::ingest::{
+    profiles_of_inputs, read_inputs_from, FileContent, InputFile, Inputs, Messages,
 };
-use gapscope_core::manifest::{shell_quote, Input, Manifest, Recipe};
-use gapscope_core::overview::overview_of_inputs;
-use gapscope_core::{Alpha, ProfileTable, Report, Settings};
+use gapscope_data::join::JoinReport;
+use gapscope_data::ProfileTable;
+use gapscope_gaps::analysis::{analyze_with_progress, STAGES};
+use gapscope_gaps::assoc::association_sensitivity;
+use gapscope_gaps::manifest::{shell_quote, Input, Manifest, Recipe};
+use gapscope_gaps::overview::overview_of_inputs;
+use gapscope_gaps::{Report, Settings};
+use gapscope_stats::Alpha;
 
 /// Run one request. Errors are prefixed with the file name.
 ///
@@ -119,7 +122,7 @@ fn analyze_files(
             label: format!(
                 "reading {} file{}",
                 n_files,
-                gapscope_core::profile::plural(n_files)
+                gapscope_data::profile::plural(n_files)
             ),
             step: 1,
             of,

@@ -11,7 +11,7 @@ pub mod trajectories;
 use super::{not_this_part, step};
 use crate::attached::{source_files, whole, Attached};
 use crate::protocol::{Answer, Job, Part, Progress, Source};
-use gapscope_core::manifest::Input;
+use gapscope_gaps::manifest::Input;
 
 /// Run a job of this part (another part's job is a failed answer).
 pub fn run(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progress)) -> Answer {

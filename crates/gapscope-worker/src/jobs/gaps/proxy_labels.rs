@@ -3,9 +3,9 @@
 
 use crate::attached::{source_files, text_of};
 use crate::protocol::{ProxyLabelFile, Source};
-use gapscope_core::proxy_labels::{proxy_labels_of_files, summary_text, to_csv};
-use gapscope_core::task_groups::ToolOverrides;
-use gapscope_core::trajectory::{detect_bytes, TrajectoryFormat};
+use gapscope_data::formats::{detect_bytes, TrajectoryFormat};
+use gapscope_gaps::proxy_labels::{proxy_labels_of_files, summary_text, to_csv};
+use gapscope_gaps::task_groups::ToolOverrides;
 
 /// The source's τ²-bench results files labelled together (tools classed
 /// over all of them), the other files left out.

@@ -2,7 +2,7 @@
 //! gaps are recovered as the number of models grows.
 
 use crate::protocol::{Progress, RecoveryPoint};
-use gapscope_core::synth_traj::{mean_recovery, TrajParams};
+use gapscope_synth::trajectories::{mean_recovery, TrajParams};
 
 /// The recovery curve at 15, 50 and 200 models, mean over `seeds` seeds.
 pub fn recovery_curve(
@@ -20,7 +20,7 @@ pub fn recovery_curve(
     for (k, shape) in shapes.iter().enumerate() {
         let models: usize = shape.families.iter().map(|f| f.1).sum();
         let (macro_rho, operation_rho) =
-            mean_recovery(shape, seeds, gapscope_core::Alpha::DEFAULT, &mut |seed| {
+            mean_recovery(shape, seeds, gapscope_stats::Alpha::DEFAULT, &mut |seed| {
                 progress(Progress {
                     label: format!("{models} models, seed {seed}"),
                     step: count(k as u64 * seeds + seed + 1),

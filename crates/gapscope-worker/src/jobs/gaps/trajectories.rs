@@ -3,10 +3,10 @@
 
 use crate::attached::{source_inputs, Attached};
 use crate::protocol::{OverviewResult, Source};
-use gapscope_core::join::{Messages, TrajectoryOptions};
-use gapscope_core::overview::{overview_of_inputs, stability_of_inputs};
-use gapscope_core::stability::{StabilityReport, StabilitySettings};
-use gapscope_core::trajectory::Trajectory;
+use gapscope_data::ingest::{Messages, TrajectoryOptions};
+use gapscope_data::trajectory::Trajectory;
+use gapscope_gaps::overview::{overview_of_inputs, stability_of_inputs};
+use gapscope_gaps::stability::{StabilityReport, StabilitySettings};
 
 /// [`crate::Job::Overview`].
 pub fn overview(
@@ -47,10 +47,10 @@ mod tests {
     use crate::jobs::{handle, run_job};
     use crate::protocol::{Answer, Job, Request, Source};
     use crate::CORPUS_LABEL;
-    use gapscope_core::analysis::MacroDefinition;
-    use gapscope_core::join::TrajectoryOptions;
-    use gapscope_core::stability::StabilitySettings;
-    use gapscope_core::RoleOverrides;
+    use gapscope_data::ingest::TrajectoryOptions;
+    use gapscope_data::RoleOverrides;
+    use gapscope_gaps::analysis::MacroDefinition;
+    use gapscope_gaps::stability::StabilitySettings;
 
     #[test]
     fn the_embedded_corpus_gives_an_analysis_an_overview_and_stability() {

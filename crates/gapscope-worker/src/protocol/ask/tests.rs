@@ -6,8 +6,8 @@ use crate::codec::{encode_envelope, job_kind};
 use crate::jobs::{run_ask, run_job};
 use crate::protocol::{Envelope, Job};
 use crate::{warm_up_tau2, EXAMPLE_CSV, WORKED_CASES, WORKED_TRAJECTORIES};
-use gapscope_core::analysis::MacroDefinition;
-use gapscope_core::RoleOverrides;
+use gapscope_data::RoleOverrides;
+use gapscope_gaps::analysis::MacroDefinition;
 use std::fmt::Debug;
 
 /// One answer of every kind, each carrying the error `"<kind> answer"`.

@@ -3,9 +3,9 @@
 use super::handle;
 use crate::assets::{EXAMPLE_CSV, EXAMPLE_LABEL};
 use crate::protocol::{Pair, Request, Source};
-use gapscope_core::analysis::MacroDefinition;
-use gapscope_core::join::TrajectoryOptions;
-use gapscope_core::RoleOverrides;
+use gapscope_data::ingest::TrajectoryOptions;
+use gapscope_data::RoleOverrides;
+use gapscope_gaps::analysis::MacroDefinition;
 
 #[test]
 fn built_in_data_is_written_by_the_commands_that_make_it() {
@@ -80,7 +80,7 @@ fn a_pair_from_another_dataset_is_a_warning_not_a_failure() {
     assert_eq!(s.provider_removed.unwrap().label, "without Aurora");
     assert_eq!(
         a.manifest.inputs[0].sha256,
-        gapscope_core::manifest::sha256_hex(EXAMPLE_CSV.as_bytes())
+        gapscope_gaps::manifest::sha256_hex(EXAMPLE_CSV.as_bytes())
     );
     req.pair = Some(Pair {
         foundational: "CE".into(),

@@ -10,9 +10,9 @@ use gapscope_view::nav::ViewId;
 use gapscope_view::table::Table;
 use leptos::prelude::*;
 
-use crate::app::Workbench;
-use crate::parts::gaps::SyntheticMark;
+use crate::parts::Workbench;
 use crate::web;
+use gapscope_worker::{Source, CORPUS_LABEL, EXAMPLE_LABEL};
 
 /// The hover card: its text and the pointer position.
 #[derive(Clone, Debug, PartialEq)]
@@ -450,5 +450,30 @@ pub(crate) fn area_panel<V: ViewId>(
                 }
             }}
         </section>
+    }
+}
+
+/// The "synthetic example" label beside a view's title while the example is shown.
+#[component]
+pub(crate) fn SyntheticMark(wb: Workbench) -> impl IntoView {
+    move || {
+        // The trajectory pages show the files last opened, which may not be
+        // the analysis on screen (when that one failed).
+        let trajectory_page = wb.gaps.view.get().is_trajectory_page();
+        let synthetic = if trajectory_page {
+            wb.traj.side_source.get_value() == Source::Corpus
+        } else {
+            wb.gaps
+                .analysis
+                .with(|a| a.as_ref().is_some_and(|a| a.synthetic))
+        };
+        synthetic.then(|| {
+            let label = if wb.gaps.source.get_value() == Source::Corpus {
+                CORPUS_LABEL
+            } else {
+                EXAMPLE_LABEL
+            };
+            view! { <span class="badge synthetic small">{label}</span> }
+        })
     }
 }
