@@ -419,8 +419,7 @@ fn a_64_kb_trajectory_id_is_printed_not_a_panic() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         stdout.contains(&format!("  {id}  V1      ECS 1")),
-        "{:.300}",
-        stdout
+        "{stdout:.300}"
     );
 }
 

@@ -180,9 +180,9 @@ fn a_jsonl_larger_than_the_memory_limit_is_streamed_and_hashed() {
     for k in 0..2_000 {
         text.push_str(
             &json!({"id": format!("t{k}"), "model": format!("m{}", k % 4), "task_id": format!("task-{}", k / 4),
-                    "reward": (k % 3) as f64 / 2.0,
+                    "reward": f64::from(k % 3) / 2.0,
                     "messages": [{"role": "user", "content": filler}],
-                    "labels": {"GI": [((k / 4) % 2) as f64], "PL": [((k / 8) % 2) as f64]}})
+                    "labels": {"GI": [f64::from((k / 4) % 2)], "PL": [f64::from((k / 8) % 2)]}})
             .to_string(),
         );
         text.push('\n');

@@ -515,9 +515,9 @@ fn drop_repeats(inputs: &mut Inputs, file_of: &[usize], keep: bool) {
 fn add_corpus(inputs: &mut Inputs, name: &str, c: crate::formats::Corpus) {
     inputs
         .notes
-        .extend(c.reward_mappings.iter().map(|m| m.sentence()));
+        .extend(c.reward_mappings.iter().map(super::formats::inspect::RewardMapping::sentence));
     if !c.skipped.is_empty() {
-        let first: Vec<String> = c.skipped.iter().take(3).map(|e| e.to_string()).collect();
+        let first: Vec<String> = c.skipped.iter().take(3).map(std::string::ToString::to_string).collect();
         inputs.notes.push(format!(
             "{name}: {} malformed line(s) skipped ({}{})",
             c.skipped.len(),
@@ -855,7 +855,7 @@ mod tests {
         }
     }
 
-    fn streamed<'a>(files: &'a [(String, Vec<u8>)], step: usize) -> Vec<InputFile<'a>> {
+    fn streamed(files: &[(String, Vec<u8>)], step: usize) -> Vec<InputFile<'_>> {
         files
             .iter()
             .map(|(n, b)| {
@@ -1039,7 +1039,7 @@ mod tests {
         );
         // B1 stays in the foundational file, but its trajectories now count as A1's.
         let b1 = c.models.iter().position(|m| m == "B1").unwrap();
-        assert!(c.operations.values[b1].iter().all(|v| v.is_none()));
+        assert!(c.operations.values[b1].iter().all(std::option::Option::is_none));
     }
 
     #[test]
@@ -1078,7 +1078,7 @@ mod tests {
         // t-001 (A1, t1) had GI [1]; the label file replaces it with [0].
         let a1 = t.models.iter().position(|m| m == "A1").unwrap();
         let gi = t.operations.names.iter().position(|n| n == "GI").unwrap();
-        let (_, before) = read_profiles(
+        let ((), before) = read_profiles(
             &[
                 ("f.csv".to_string(), FOUNDATIONAL.to_string()),
                 ("t.jsonl".to_string(), TRAJECTORIES.to_string()),

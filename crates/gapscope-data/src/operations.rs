@@ -112,7 +112,7 @@ pub fn operation_profile(
         let mut ordered: Vec<String> = crate::profile::DEFAULT_OPERATIONS
             .iter()
             .filter(|d| seen.iter().any(|s| s == *d))
-            .map(|d| d.to_string())
+            .map(std::string::ToString::to_string)
             .collect();
         ordered.extend(
             seen.into_iter()

@@ -487,7 +487,7 @@ impl RawTable {
             .from_reader(text.as_bytes());
         let mut lines = LineOf::new(text, true);
         let header_record = reader.headers().map_err(|e| csv_error(e, 1))?.clone();
-        let header_line = lines.at(header_record.position().map_or(0, |p| p.byte()));
+        let header_line = lines.at(header_record.position().map_or(0, csv::Position::byte));
         let headers = header_record
             .iter()
             .map(|h| csv_unsafe(h.trim()).trim().to_string())
@@ -550,11 +550,11 @@ impl RawTable {
                 Ok(false) => break,
                 Ok(true) => {}
                 Err(e) => {
-                    let line = lines.at(e.position().map_or(byte_guess, |p| p.byte()));
+                    let line = lines.at(e.position().map_or(byte_guess, csv::Position::byte));
                     return Err(csv_error(e, line));
                 }
             }
-            let line = lines.at(record.position().map_or(byte_guess, |p| p.byte()));
+            let line = lines.at(record.position().map_or(byte_guess, csv::Position::byte));
             if record.iter().all(|f| f.trim().is_empty()) {
                 continue; // a blank line of separators only carries nothing
             }

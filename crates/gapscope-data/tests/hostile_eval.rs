@@ -25,7 +25,7 @@ fn read(bytes: &[u8]) -> Result<Corpus, String> {
 }
 
 fn skipped(c: &Corpus) -> Vec<String> {
-    c.skipped.iter().map(|e| e.to_string()).collect()
+    c.skipped.iter().map(std::string::ToString::to_string).collect()
 }
 
 /// The members of a real archive as they are stored (raw bytes, method,
@@ -56,6 +56,8 @@ fn real_members(name: &str) -> Vec<Member> {
         .collect()
 }
 
+/// `None`: no such trajectory; `Some(None)`: its reward is missing.
+#[allow(clippy::option_option, reason = "the two absences are what the tests tell apart")]
 fn reward_of(c: &Corpus, id: &str) -> Option<Option<f64>> {
     c.trajectories.iter().find(|t| t.id == id).map(|t| t.reward)
 }

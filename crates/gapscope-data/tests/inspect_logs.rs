@@ -248,14 +248,14 @@ fn small_eval_deflate() {
             && t.task_id == "oxdna_simple:default"
             && t.reward == Some(1.0)));
     let mut epochs: Vec<i64> = c.trajectories.iter().map(|t| t.trial.unwrap()).collect();
-    epochs.sort();
+    epochs.sort_unstable();
     assert_eq!(epochs, [1, 2, 3, 4, 5, 6]);
     let mut lens: Vec<(i64, usize)> = c
         .trajectories
         .iter()
         .map(|t| (t.trial.unwrap(), t.messages.len()))
         .collect();
-    lens.sort();
+    lens.sort_unstable();
     assert_eq!(
         lens.iter().map(|x| x.1).collect::<Vec<_>>(),
         [39, 36, 36, 39, 42, 36]
@@ -445,7 +445,7 @@ fn a_headerless_log_reads_from_the_journal() {
 #[test]
 fn broken_members_are_located_and_the_rest_read() {
     let mut entries: Vec<_> = members("log_streaming.eval");
-    for (n, b) in entries.iter_mut() {
+    for (n, b) in &mut entries {
         if n == "samples/1_epoch_2.json" {
             *b = b"{\"id\": 1,\n \"epoch\": \"two\"}".to_vec();
         }
@@ -454,7 +454,7 @@ fn broken_members_are_located_and_the_rest_read() {
     let zip = stored_zip(&entries);
     let c = read_any_bytes("x.eval", &zip, &ReadOptions::default()).unwrap();
     assert_eq!(c.trajectories.len(), 3);
-    let msgs: Vec<String> = c.skipped.iter().map(|e| e.to_string()).collect();
+    let msgs: Vec<String> = c.skipped.iter().map(std::string::ToString::to_string).collect();
     assert_eq!(
         msgs[0],
         "samples/1_epoch_2.json, line 2, column 15: invalid type: string \"two\", expected i64"
@@ -465,7 +465,7 @@ fn broken_members_are_located_and_the_rest_read() {
     );
     // A broken header is an error naming the member.
     let mut entries = members("log_streaming.eval");
-    for (n, b) in entries.iter_mut() {
+    for (n, b) in &mut entries {
         if n == "header.json" {
             *b = b"{\"version\": 2, \"eval\": {\"task\": 3}}".to_vec();
         }

@@ -242,51 +242,48 @@ pub fn evaluate(
         .map(|(i, c)| (c.case_id.as_str(), i))
         .collect();
     let (case_ids, configs, repetitions): (Vec<String>, Vec<String>, Vec<u32>) =
-        match &settings.plan {
-            Some(p) => {
-                check_plan_size(
-                    "field",
-                    p.cases.len() as u64,
-                    p.configs.len() as u64,
-                    u64::from(p.repetitions),
-                )?;
-                for c in &p.cases {
-                    if !case_index.contains_key(c.as_str()) {
-                        return Err(EvidenceError::Plan(format!(
-                            "case `{c}` is not in the case file"
-                        )));
-                    }
+        if let Some(p) = &settings.plan {
+            check_plan_size(
+                "field",
+                p.cases.len() as u64,
+                p.configs.len() as u64,
+                u64::from(p.repetitions),
+            )?;
+            for c in &p.cases {
+                if !case_index.contains_key(c.as_str()) {
+                    return Err(EvidenceError::Plan(format!(
+                        "case `{c}` is not in the case file"
+                    )));
                 }
-                (
-                    p.cases.clone(),
-                    p.configs.clone(),
-                    (0..p.repetitions).collect(),
-                )
             }
-            None => {
-                let mut configs: indexmap::IndexSet<String> = indexmap::IndexSet::new();
-                let mut reps: HashSet<u32> = HashSet::new();
-                for t in &trajectories {
-                    if !configs.contains(&t.config) {
-                        configs.insert(t.config.clone());
-                    }
-                    reps.insert(t.repetition);
+            (
+                p.cases.clone(),
+                p.configs.clone(),
+                (0..p.repetitions).collect(),
+            )
+        } else {
+            let mut configs: indexmap::IndexSet<String> = indexmap::IndexSet::new();
+            let mut reps: HashSet<u32> = HashSet::new();
+            for t in &trajectories {
+                if !configs.contains(&t.config) {
+                    configs.insert(t.config.clone());
                 }
-                let mut reps: Vec<u32> = reps.into_iter().collect();
-                reps.sort_unstable();
-                check_plan_size(
-                    "seen",
-                    cases.len() as u64,
-                    configs.len() as u64,
-                    reps.len() as u64,
-                )?;
-                let configs: Vec<String> = configs.into_iter().collect();
-                (
-                    cases.iter().map(|c| c.case_id.clone()).collect(),
-                    configs,
-                    reps,
-                )
+                reps.insert(t.repetition);
             }
+            let mut reps: Vec<u32> = reps.into_iter().collect();
+            reps.sort_unstable();
+            check_plan_size(
+                "seen",
+                cases.len() as u64,
+                configs.len() as u64,
+                reps.len() as u64,
+            )?;
+            let configs: Vec<String> = configs.into_iter().collect();
+            (
+                cases.iter().map(|c| c.case_id.clone()).collect(),
+                configs,
+                reps,
+            )
         };
     let mut episodes = Vec::new();
     let mut outside = 0usize;

@@ -354,7 +354,7 @@ struct Scorer<'a> {
     applied: IndexMap<String, Applied>,
 }
 
-fn object_content(content: &Option<Value>) -> Option<Map<String, Value>> {
+fn object_content(content: Option<&Value>) -> Option<Map<String, Value>> {
     match content {
         Some(Value::Object(o)) => Some(o.clone()),
         Some(Value::String(s)) => match serde_json::from_str::<Value>(s.trim()) {
@@ -738,7 +738,7 @@ fn terminal_output(messages: &[Message]) -> Option<Map<String, Value>> {
         .iter()
         .rev()
         .find(|m| m.role == "assistant")
-        .and_then(|m| object_content(&m.content))
+        .and_then(|m| object_content(m.content.as_ref()))
 }
 
 fn check_terminal(case: &Case, messages: &[Message]) -> Option<TerminalRecord> {
@@ -756,9 +756,7 @@ fn check_terminal(case: &Case, messages: &[Message]) -> Option<TerminalRecord> {
         Some(o) => {
             let t = o.get("type").and_then(Value::as_str).unwrap_or_default();
             let label = o.get(key).and_then(Value::as_str);
-            if !t.trim().eq_ignore_ascii_case(kind) {
-                (false, format!("type `{t}`, expected {kind}"))
-            } else {
+            if t.trim().eq_ignore_ascii_case(kind) {
                 match label.map(|l| (l, Label::parse(l))) {
                     None => (false, format!("no `{key}`")),
                     Some((l, Some(got))) if got == expected => {
@@ -766,6 +764,8 @@ fn check_terminal(case: &Case, messages: &[Message]) -> Option<TerminalRecord> {
                     }
                     Some((l, _)) => (false, format!("{key} `{l}`, expected {}", expected.name())),
                 }
+            } else {
+                (false, format!("type `{t}`, expected {kind}"))
             }
         }
     };
@@ -810,7 +810,7 @@ fn collect_calls(case: &Case, t: &EvidenceTrajectory) -> Result<Vec<CallRecord>,
                 c.result = m.content.clone();
                 continue;
             }
-            let o = object_content(&m.content).ok_or_else(|| {
+            let o = object_content(m.content.as_ref()).ok_or_else(|| {
                 err(format!(
                     "message {mi} (result of call `{cid}`, tool `{}`): content is not a JSON object",
                     c.tool
@@ -991,7 +991,14 @@ pub fn score(case: &Case, t: &EvidenceTrajectory) -> Result<Episode, EvidenceErr
             } else {
                 Vec::new()
             };
-            if !unmet.is_empty() {
+            if unmet.is_empty() {
+                ep.terminal.as_ref().filter(|t| !t.correct).map(|t| {
+                    (
+                        FailureType::WrongTerminalLabel,
+                        format!("terminal output: {}", t.detail),
+                    )
+                })
+            } else {
                 let f = match s.unmet_failure(&unmet, end) {
                     FailureType::BudgetExhausted => FailureType::BudgetExhausted,
                     _ => FailureType::IncompleteInvestigation,
@@ -1008,13 +1015,6 @@ pub fn score(case: &Case, t: &EvidenceTrajectory) -> Result<Episode, EvidenceErr
                         }
                     ),
                 ))
-            } else {
-                ep.terminal.as_ref().filter(|t| !t.correct).map(|t| {
-                    (
-                        FailureType::WrongTerminalLabel,
-                        format!("terminal output: {}", t.detail),
-                    )
-                })
             }
         };
         if let Some((f, why)) = end_failure {

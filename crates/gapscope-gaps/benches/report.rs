@@ -112,7 +112,7 @@ fn reference(t: &ProfileTable, alpha: f64) -> f64 {
     for fo in [(true, false), (false, true), (true, true)] {
         acc += fit(fo, &y, alpha);
         for k in 0..25 {
-            acc += fit(fo, &y, 10f64.powf(-2.0 + 6.0 * k as f64 / 24.0));
+            acc += fit(fo, &y, 10f64.powf(-2.0 + 6.0 * f64::from(k) / 24.0));
         }
     }
     acc

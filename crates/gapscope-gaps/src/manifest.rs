@@ -69,6 +69,7 @@ impl Manifest {
 
     /// The same manifest with the inputs' digests filled in (the page hashes
     /// its files after the answer).
+    #[must_use]
     pub fn with_inputs(&self, inputs: Vec<Input>) -> Self {
         if self.recipe.files.is_empty() {
             // A manifest without a recipe names its inputs as they come.
@@ -149,10 +150,10 @@ fn command(recipe: &Recipe, settings: &SettingsReport) -> String {
     match r.reward_scale {
         gapscope_data::profile::RewardScale::Auto => {}
         gapscope_data::profile::RewardScale::Fraction => {
-            words.extend(["--reward-scale".into(), "fraction".into()])
+            words.extend(["--reward-scale".into(), "fraction".into()]);
         }
         gapscope_data::profile::RewardScale::Percent => {
-            words.extend(["--reward-scale".into(), "percent".into()])
+            words.extend(["--reward-scale".into(), "percent".into()]);
         }
     }
     let t = &recipe.trajectories;

@@ -270,6 +270,7 @@ pub fn to_csv(files: &[ProxyLabels]) -> String {
 }
 
 /// A tool call of the simulation and what came back.
+#[allow(clippy::struct_field_names, reason = "`call` is the tool call the struct adds context to")]
 struct Call<'a> {
     step: usize,
     message: usize,
@@ -480,7 +481,7 @@ fn describe(seen: Seen, message: usize) -> String {
     }
 }
 
-fn content_text(c: &Option<Value>) -> Option<&str> {
+fn content_text(c: Option<&Value>) -> Option<&str> {
     match c {
         Some(Value::String(s)) => Some(s),
         _ => None,
@@ -489,7 +490,7 @@ fn content_text(c: &Option<Value>) -> Option<&str> {
 
 /// Is a tool message an error? Its `error` flag; files without the flag
 /// (trimmed ones): content beginning with `Error`.
-fn is_error(error: Option<bool>, content: &Option<Value>) -> bool {
+fn is_error(error: Option<bool>, content: Option<&Value>) -> bool {
     match error {
         Some(e) => e,
         None => content_text(content).is_some_and(|t| t.trim_start().starts_with("Error")),
@@ -666,7 +667,7 @@ impl<'a> Trace<'a> {
                     match pos {
                         Some(p) => {
                             let k = open.remove(p);
-                            calls[k].result = Some((mi, is_error(m.error, &m.content)));
+                            calls[k].result = Some((mi, is_error(m.error, m.content.as_ref())));
                             answered_by[mi] = Some(k);
                         }
                         None => warnings.push(format!(
@@ -714,7 +715,7 @@ impl<'a> Trace<'a> {
     fn observe(&'a self, mi: usize, ledger: &mut Ledger<'a>) {
         let m = &self.sim.messages[mi];
         if m.role == "user" {
-            if let Some(t) = content_text(&m.content) {
+            if let Some(t) = content_text(m.content.as_ref()) {
                 let t = normalize_dashes(t);
                 ledger.texts.push((mi, Seen::User, t.clone()));
                 ledger.user.push((mi, t));
@@ -741,7 +742,7 @@ impl<'a> Trace<'a> {
                     .extend(ss.into_iter().map(|s| (mi, seen, Cow::Borrowed(s))));
             }
             None => {
-                if let Some(t) = content_text(&m.content) {
+                if let Some(t) = content_text(m.content.as_ref()) {
                     ledger.texts.push((mi, seen, Cow::Borrowed(t)));
                 }
             }
@@ -915,7 +916,7 @@ impl<'a> Trace<'a> {
             if !c.by_agent {
                 continue;
             }
-            let error_text = content_text(&self.sim.messages[rm].content)
+            let error_text = content_text(self.sim.messages[rm].content.as_ref())
                 .map(|t| {
                     t.lines()
                         .next()

@@ -457,7 +457,7 @@ pub fn verify(
                             anti_collapse: anti_collapse(&inst, &opt),
                             episodes: 1,
                             conflicting: false,
-                        })
+                        });
                     }
                 }
                 if let Some(v) = check.verified {

@@ -87,8 +87,8 @@ pub const DEFAULT_CAP_MESSAGE: &str = "Tool call limit exceeded";
 impl Default for RuntimeSettings {
     fn default() -> Self {
         let t = |l: &[&str], i: &[&str]| FamilyTools {
-            listing: l.iter().map(|s| s.to_string()).collect(),
-            inspect: i.iter().map(|s| s.to_string()).collect(),
+            listing: l.iter().map(std::string::ToString::to_string).collect(),
+            inspect: i.iter().map(std::string::ToString::to_string).collect(),
         };
         let mut tools = IndexMap::new();
         tools.insert("opaque_knapsack".into(), t(&["list_items"], &["inspect"]));

@@ -247,7 +247,7 @@ pub fn episode_metrics(
         name_error_turns: name_errors,
         inspect_calls: (!inspect.is_empty()).then_some(inspect_calls),
         distinct_items: (!inspect.is_empty()).then_some(inspected.len()),
-        replay_fraction: (ok_inspects > 0).then(|| cached as f64 / ok_inspects as f64),
+        replay_fraction: (ok_inspects > 0).then(|| f64::from(cached) / f64::from(ok_inspects)),
         restart_events: events,
         restarts,
     };

@@ -182,7 +182,7 @@ fn log() -> String {
     }
     lines
         .iter()
-        .map(|v| v.to_string())
+        .map(std::string::ToString::to_string)
         .collect::<Vec<_>>()
         .join("\n")
 }

@@ -958,7 +958,7 @@ impl Agent<'_, '_> {
                 let other = if g.label == "BLOCK" { "DEFER" } else { "BLOCK" };
                 match script {
                     Script::WrongOutcome => {
-                        self.b.say(json!({"type": "NO_ACTION", "outcome": other}))
+                        self.b.say(json!({"type": "NO_ACTION", "outcome": other}));
                     }
                     Script::ProseTerminal => self.b.say(json!(
                         "The request is not supported, so I will not proceed."

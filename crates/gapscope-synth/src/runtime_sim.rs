@@ -654,7 +654,7 @@ fn run_episode(
             ns = Namespace::default();
         }
         let at_start = match condition.train() {
-            Runtime::P => ns.table.as_ref().map_or(0, |t| t.len()),
+            Runtime::P => ns.table.as_ref().map_or(0, indexmap::IndexMap::len),
             Runtime::S => printed.table.len(),
         };
         let mut b = Block {
@@ -683,7 +683,7 @@ fn run_episode(
                 printed.table = t.clone();
             }
         }
-        let at_end = ns.table.as_ref().map_or(0, |t| t.len());
+        let at_end = ns.table.as_ref().map_or(0, indexmap::IndexMap::len);
         // The P-trained policy's next block, from what it observed.
         let in_decide_phase = calls
             .iter()

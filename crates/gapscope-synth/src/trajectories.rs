@@ -80,8 +80,8 @@ impl Default for TrajParams {
         TrajParams {
             seed: 0,
             families: SynthParams::default().families,
-            foundational: DEFAULT_FOUNDATIONAL.iter().map(|s| s.to_string()).collect(),
-            operations: DEFAULT_OPERATIONS.iter().map(|s| s.to_string()).collect(),
+            foundational: DEFAULT_FOUNDATIONAL.iter().map(std::string::ToString::to_string).collect(),
+            operations: DEFAULT_OPERATIONS.iter().map(std::string::ToString::to_string).collect(),
             tasks: 60,
             groups: 12,
             trials: 1,
@@ -539,7 +539,7 @@ mod tests {
             .trajectories
             .iter()
             .flat_map(|t| t.labels.values().flatten())
-            .all(|l| matches!(l, None | Some(0.0) | Some(0.5) | Some(1.0))));
+            .all(|l| matches!(l, None | Some(0.0 | 0.5 | 1.0))));
         let e = generate(&TrajParams {
             groups: 11,
             ..p.clone()

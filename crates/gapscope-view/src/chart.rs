@@ -102,7 +102,7 @@ impl Scale {
             (v, self.d0, self.d1)
         };
         if d1 == d0 {
-            return (self.r0 + self.r1) / 2.0;
+            return f64::midpoint(self.r0, self.r1);
         }
         self.r0 + (v - d0) / (d1 - d0) * (self.r1 - self.r0)
     }
@@ -168,7 +168,7 @@ fn axes(
         let y = ys.at(t);
         let _ = write!(
             out,
-            r##"<line x1="{ML}" x2="{x2}" y1="{y:.1}" y2="{y:.1}" stroke="{GRID}"/><text x="{tx}" y="{ty:.1}" text-anchor="end" fill="{AXIS}">{l}</text>"##,
+            r#"<line x1="{ML}" x2="{x2}" y1="{y:.1}" y2="{y:.1}" stroke="{GRID}"/><text x="{tx}" y="{ty:.1}" text-anchor="end" fill="{AXIS}">{l}</text>"#,
             x2 = W - MR,
             tx = ML - 5.0,
             ty = y + 3.5,
@@ -179,7 +179,7 @@ fn axes(
         let x = xs.at(t);
         let _ = write!(
             out,
-            r##"<line x1="{x:.1}" x2="{x:.1}" y1="{MT}" y2="{y2}" stroke="{GRID}"/><text x="{x:.1}" y="{ty}" text-anchor="middle" fill="{AXIS}">{l}</text>"##,
+            r#"<line x1="{x:.1}" x2="{x:.1}" y1="{MT}" y2="{y2}" stroke="{GRID}"/><text x="{x:.1}" y="{ty}" text-anchor="middle" fill="{AXIS}">{l}</text>"#,
             y2 = H - MB,
             ty = H - MB + 14.0,
             l = tick_label(t)
@@ -258,7 +258,7 @@ pub fn scatter(
         };
         let _ = write!(
             out,
-            r##"<g class="pt" data-tip="{tip}" tabindex="0"><circle cx="{cx:.1}" cy="{cy:.1}" r="{r}" fill="{c}" stroke="{stroke}" stroke-width="1.5"/>"##,
+            r#"<g class="pt" data-tip="{tip}" tabindex="0"><circle cx="{cx:.1}" cy="{cy:.1}" r="{r}" fill="{c}" stroke="{stroke}" stroke-width="1.5"/>"#,
             tip = esc(&p.tip),
             c = p.colour
         );
@@ -325,7 +325,7 @@ pub fn bars(title: &str, x_label: &str, items: &[Bar]) -> String {
         let yc = MT + band * (i as f64 + 0.5);
         let _ = write!(
             out,
-            r##"<g class="pt" data-tip="{}" tabindex="0">"##,
+            r#"<g class="pt" data-tip="{}" tabindex="0">"#,
             esc(&b.tip)
         );
         let _ = write!(
@@ -339,7 +339,7 @@ pub fn bars(title: &str, x_label: &str, items: &[Bar]) -> String {
             let x = xs.at(v);
             let _ = write!(
                 out,
-                r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{}"/>"##,
+                r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{}"/>"#,
                 x.min(zero),
                 yc - band * 0.3,
                 (x - zero).abs(),
@@ -456,7 +456,7 @@ pub fn log_lines(
             if let Some(yv) = yv {
                 let _ = write!(
                     out,
-                    r##"<circle class="pt" cx="{:.1}" cy="{:.1}" r="2.5" fill="{}" data-tip="{}: α = {}, {} = {:.3}"/>"##,
+                    r#"<circle class="pt" cx="{:.1}" cy="{:.1}" r="2.5" fill="{}" data-tip="{}: α = {}, {} = {:.3}"/>"#,
                     xs.at(*xv),
                     ys.at(*yv),
                     s.colour,
@@ -505,13 +505,13 @@ pub fn slope(title: &str, left: &str, right: &str, items: &[SlopeItem]) -> Strin
     {
         let _ = write!(
             out,
-            r##"<g class="pt" data-tip="{}" tabindex="0">"##,
+            r#"<g class="pt" data-tip="{}" tabindex="0">"#,
             esc(tip)
         );
         if let (Some(a), Some(b)) = (lr, rr) {
             let _ = write!(
                 out,
-                r##"<line x1="140" x2="300" y1="{:.1}" y2="{:.1}" stroke="{colour}" stroke-width="2"/>"##,
+                r#"<line x1="140" x2="300" y1="{:.1}" y2="{:.1}" stroke="{colour}" stroke-width="2"/>"#,
                 y(*a),
                 y(*b)
             );
@@ -658,7 +658,7 @@ pub fn stacked_bars(
         let x = xs.at(t);
         let _ = write!(
             out,
-            r##"<line x1="{x:.1}" x2="{x:.1}" y1="{MT}" y2="{bottom}" stroke="{GRID}"/><text x="{x:.1}" y="{ty}" text-anchor="middle" fill="{AXIS}">{l}</text>"##,
+            r#"<line x1="{x:.1}" x2="{x:.1}" y1="{MT}" y2="{bottom}" stroke="{GRID}"/><text x="{x:.1}" y="{ty}" text-anchor="middle" fill="{AXIS}">{l}</text>"#,
             ty = bottom + 14.0,
             l = tick_label(t)
         );
@@ -819,7 +819,7 @@ pub fn lines(
                 let (a, b) = (ys.at(lo), ys.at(hi));
                 let _ = write!(
                     out,
-                    r##"<line x1="{cx:.1}" x2="{cx:.1}" y1="{a:.1}" y2="{b:.1}" stroke="{c}" stroke-width="1.5"/><line x1="{:.1}" x2="{:.1}" y1="{a:.1}" y2="{a:.1}" stroke="{c}"/><line x1="{:.1}" x2="{:.1}" y1="{b:.1}" y2="{b:.1}" stroke="{c}"/>"##,
+                    r#"<line x1="{cx:.1}" x2="{cx:.1}" y1="{a:.1}" y2="{b:.1}" stroke="{c}" stroke-width="1.5"/><line x1="{:.1}" x2="{:.1}" y1="{a:.1}" y2="{a:.1}" stroke="{c}"/><line x1="{:.1}" x2="{:.1}" y1="{b:.1}" y2="{b:.1}" stroke="{c}"/>"#,
                     cx - 3.0,
                     cx + 3.0,
                     cx - 3.0,
@@ -830,7 +830,7 @@ pub fn lines(
             if let (Some(y), false) = (p.y, p.tip.is_empty()) {
                 let _ = write!(
                     out,
-                    r##"<circle class="pt" cx="{cx:.1}" cy="{:.1}" r="3" fill="{}" tabindex="0" data-tip="{}"/>"##,
+                    r#"<circle class="pt" cx="{cx:.1}" cy="{:.1}" r="3" fill="{}" tabindex="0" data-tip="{}"/>"#,
                     ys.at(y),
                     s.colour,
                     esc(&p.tip)
@@ -887,7 +887,7 @@ pub(crate) fn well_formed(svg: &str) -> Result<(), String> {
         } else {
             let name: String = tag
                 .chars()
-                .take_while(|c| c.is_ascii_alphanumeric())
+                .take_while(char::is_ascii_alphanumeric)
                 .collect();
             if name.is_empty() {
                 return Err(format!("bad tag {tag:?}"));
@@ -952,7 +952,7 @@ mod tests {
     #[test]
     fn log_axis_has_decade_ticks_and_marker() {
         let x: Vec<f64> = (0..25)
-            .map(|k| 10f64.powf(-2.0 + 6.0 * k as f64 / 24.0))
+            .map(|k| 10f64.powf(-2.0 + 6.0 * f64::from(k) / 24.0))
             .collect();
         let s = log_lines(
             "MAE",

@@ -171,7 +171,7 @@ pub fn gap_order(r: &Report, order: &GapOrder) -> Vec<usize> {
             (Some(_), None) => std::cmp::Ordering::Less,
             (None, Some(_)) => std::cmp::Ordering::Greater,
             (None, None) => std::cmp::Ordering::Equal,
-        })
+        });
     };
     match order {
         GapOrder::Input => {}

@@ -115,12 +115,11 @@ pub fn cap_grid(slice: &SliceReport, k: usize) -> Option<[[(String, Estimate); 2
             .cells
             .iter()
             .find(|x| x.condition == c)
-            .map(|x| x.q.clone())
-            .unwrap_or(Estimate {
+            .map_or(Estimate {
                 value: None,
                 ci95: None,
                 n: 0,
-            });
+            }, |x| x.q.clone());
         (condition_label(c), q)
     };
     Some([
@@ -581,9 +580,7 @@ pub fn episode_view(r: &RuntimeReport, episode_id: &str) -> Option<RuntimeEpisod
             let record_before = turn.record.map(|x| x.at_start);
             let record_after = turn.record.map(|x| x.at_end);
             let mut note = Vec::new();
-            if !turn.logged {
-                note.push("failed model call: no block ran".to_string());
-            } else {
+            if turn.logged {
                 note.push(format!(
                     "{} call{}",
                     calls.len(),
@@ -614,6 +611,8 @@ pub fn episode_view(r: &RuntimeReport, episode_id: &str) -> Option<RuntimeEpisod
                 if let (Some(a), Some(b)) = (record_before, record_after) {
                     note.push(format!("record {a} → {b}"));
                 }
+            } else {
+                note.push("failed model call: no block ran".to_string());
             }
             TurnView {
                 index: turn.index,

@@ -308,16 +308,12 @@ pub fn stability_table(s: &StabilityReport) -> Table {
                     Cell::text(name),
                     Cell::num(st.rho, 2),
                     Cell::text(
-                        st.ci95
-                            .map(|[a, b]| format!("[{}, {}]", fmt(Some(a), 2), fmt(Some(b), 2)))
-                            .unwrap_or_else(|| "—".into()),
+                        st.ci95.map_or_else(|| "—".into(), |[a, b]| format!("[{}, {}]", fmt(Some(a), 2), fmt(Some(b), 2))),
                     ),
                     Cell::num(Some(st.n as f64), 0),
                     Cell::num(st.median, 2),
                     Cell::text(
-                        st.range
-                            .map(|[a, b]| format!("{} to {}", fmt(Some(a), 2), fmt(Some(b), 2)))
-                            .unwrap_or_else(|| "—".into()),
+                        st.range.map_or_else(|| "—".into(), |[a, b]| format!("{} to {}", fmt(Some(a), 2), fmt(Some(b), 2))),
                     ),
                     Cell::num(Some(st.skipped as f64), 0),
                 ]

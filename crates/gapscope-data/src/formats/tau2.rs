@@ -565,7 +565,7 @@ pub fn check<C>(results: &Results<C>, tasks: Option<&[Task]>) -> CheckReport {
                 equals_tasks: equal
                     .iter()
                     .take(MAX_EQUAL_TASKS)
-                    .map(|id| id.to_string())
+                    .map(std::string::ToString::to_string)
                     .collect(),
                 equals_tasks_total: equal.len(),
             });
@@ -651,8 +651,8 @@ pub fn task_set_warnings<C>(files: &[(String, &Results<C>)]) -> Vec<String> {
         let groups: Vec<&Vec<usize>> = groups.values().collect();
         for (gi, a) in groups.iter().enumerate() {
             for b in &groups[gi + 1..] {
-                for &x in a.iter() {
-                    for &y in b.iter() {
+                for &x in *a {
+                    for &y in *b {
                         pairs.insert((x.min(y), x.max(y)));
                     }
                 }

@@ -21,7 +21,7 @@ pub fn crc32(data: &[u8]) -> u32 {
     }
     let mut crc = !0u32;
     for &b in data {
-        crc = table[((crc ^ b as u32) & 0xFF) as usize] ^ (crc >> 8);
+        crc = table[((crc ^ u32::from(b)) & 0xFF) as usize] ^ (crc >> 8);
     }
     !crc
 }
@@ -108,22 +108,19 @@ impl Member {
 /// A zstd frame header: 8-byte content size when given, a 128 KiB window.
 fn zstd_header(content_size: Option<u64>) -> Vec<u8> {
     let mut h = vec![0x28, 0xB5, 0x2F, 0xFD];
-    match content_size {
-        Some(s) => {
-            h.push(0xC0); // 8-byte content size, not single-segment
-            h.push(7 << 3); // window 2^(10+7)
-            h.extend(s.to_le_bytes());
-        }
-        None => {
-            h.push(0x00);
-            h.push(7 << 3);
-        }
+    if let Some(s) = content_size {
+        h.push(0xC0); // 8-byte content size, not single-segment
+        h.push(7 << 3); // window 2^(10+7)
+        h.extend(s.to_le_bytes());
+    } else {
+        h.push(0x00);
+        h.push(7 << 3);
     }
     h
 }
 
 fn block_header(last: bool, kind: u32, size: usize) -> [u8; 3] {
-    let v = (last as u32) | (kind << 1) | ((size as u32) << 3);
+    let v = u32::from(last) | (kind << 1) | ((size as u32) << 3);
     [v as u8, (v >> 8) as u8, (v >> 16) as u8]
 }
 

@@ -678,7 +678,7 @@ pub(crate) mod tests {
                 eps.iter().filter(|e| e.failure.is_none()).count() as f64 / eps.len() as f64
             })
             .collect();
-        let mean = (per_rep[0] + per_rep[1]) / 2.0;
+        let mean = f64::midpoint(per_rep[0], per_rep[1]);
         let sd = ((per_rep[0] - mean).powi(2) + (per_rep[1] - mean).powi(2)).sqrt();
         let Cell::Num { value: Some(v), .. } = t.rows[0][1] else {
             panic!()

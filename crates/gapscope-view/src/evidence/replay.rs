@@ -256,12 +256,10 @@ impl RequirementView {
             },
             self.id,
             self.fact,
-            self.established
-                .map(|at| format!(
+            self.established.map_or_else(|| " — never established".into(), |at| format!(
                     " — established at message {} (step {})",
                     at.message, at.step
                 ))
-                .unwrap_or_else(|| " — never established".into())
         )
     }
 }
