@@ -184,9 +184,7 @@ pub struct Pool {
 /// One logical core per worker, between 1 and [`MAX_WORKERS`]: the page's
 /// own thread only renders while the workers compute.
 fn machine_size() -> usize {
-    let cores = web_sys::window()
-        .map(|w| w.navigator().hardware_concurrency())
-        .unwrap_or(1.0);
+    let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
     (cores.max(1.0) as usize).min(MAX_WORKERS)
 }
 
@@ -413,10 +411,10 @@ impl PartPool {
         let on_error = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
             event.prevent_default();
             // A script error is an ErrorEvent; a failed load is a bare Event.
-            let message = event
-                .dyn_ref::<ErrorEvent>()
-                .map(|e| e.message())
-                .unwrap_or_else(|| "its script could not be loaded".into());
+            let message = event.dyn_ref::<ErrorEvent>().map_or_else(
+                || "its script could not be loaded".into(),
+                web_sys::ErrorEvent::message,
+            );
             if let Some(pool) = upgrade(&weak) {
                 pool.on_failure(serial, &message);
             }

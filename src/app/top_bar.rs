@@ -188,7 +188,7 @@ pub(crate) fn Status(wb: Workbench) -> impl IntoView {
             class="status"
             aria-live="polite"
             data-testid="status"
-            aria-busy=move || wb.gaps.busy.with(|b| b.is_some()).to_string()
+            aria-busy=move || wb.gaps.busy.with(std::option::Option::is_some).to_string()
         >
             {move || {
                 wb.gaps

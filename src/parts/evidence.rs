@@ -51,7 +51,7 @@ impl Workbench {
             bootstrap: k.bootstrap.min(10_000),
             seed: k.seed,
         };
-        let files = opened(&source, self.ev.files);
+        let files = opened(source.as_ref(), self.ev.files);
         self.ev.report.run(self.workers, job, files);
     }
 
@@ -61,7 +61,7 @@ impl Workbench {
         self.ev.messages.answer.set(None);
         self.ev.view.set(View::Episode);
         let source = self.ev.source.get_value();
-        let files = opened(&source, self.ev.files);
+        let files = opened(source.as_ref(), self.ev.files);
         let job = ask::EvidenceMessages {
             source,
             id: id.clone(),
@@ -84,7 +84,7 @@ impl Workbench {
 #[component]
 pub(crate) fn EvidenceArea(wb: Workbench) -> impl IntoView {
     Effect::new(move |_| {
-        if wb.ev.report.answer.with(|e| e.is_none()) && !wb.ev.report.running() {
+        if wb.ev.report.answer.with(std::option::Option::is_none) && !wb.ev.report.running() {
             wb.run_evidence();
         }
     });
@@ -93,7 +93,7 @@ pub(crate) fn EvidenceArea(wb: Workbench) -> impl IntoView {
         if let Some(list) = input.files() {
             let files: Vec<web_sys::File> =
                 (0..list.length()).filter_map(|i| list.get(i)).collect();
-            let names = files.iter().map(|f| f.name()).collect();
+            let names = files.iter().map(web_sys::File::name).collect();
             wb.ev.files.set_value(files);
             wb.ev.source.set_value(Some(Source::Attached { names }));
             wb.ev.report.answer.set(None);
@@ -103,7 +103,7 @@ pub(crate) fn EvidenceArea(wb: Workbench) -> impl IntoView {
     view! {
         <section class="summary" data-testid="evidence-source">
             {move || {
-                let worked = wb.ev.source.with_value(|s| s.is_none());
+                let worked = wb.ev.source.with_value(std::option::Option::is_none);
                 wb.ev.report.answer.track();
                 if worked {
                     view! {

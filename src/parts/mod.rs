@@ -39,7 +39,7 @@ pub(crate) const THEME: &str = "gapscope.theme";
 
 /// The files opened for a page's own source (`None`: its built-in data).
 pub(crate) fn opened(
-    source: &Option<Source>,
+    source: Option<&Source>,
     files: StoredValue<Vec<web_sys::File>, LocalStorage>,
 ) -> Vec<web_sys::File> {
     if source.is_some() {
@@ -101,19 +101,19 @@ impl Workbench {
                         .parse()
                         .ok()
                         .filter(|a: &f64| *a > 0.0 && a.is_finite())
-                        .unwrap_or(knobs.alpha)
+                        .unwrap_or(knobs.alpha);
                 }
                 "B" => {
                     knobs.bootstrap = v
                         .parse()
                         .ok()
                         .filter(|b| *b <= gapscope_gaps::analysis::MAX_BOOTSTRAP)
-                        .unwrap_or(knobs.bootstrap)
+                        .unwrap_or(knobs.bootstrap);
                 }
                 "seed" => knobs.seed = v.parse().unwrap_or(knobs.seed),
                 "macro" => {
                     knobs.macro_definition =
-                        MacroDefinition::parse(&v).unwrap_or(knobs.macro_definition)
+                        MacroDefinition::parse(&v).unwrap_or(knobs.macro_definition);
                 }
                 "corr" if v == "spearman" => corr = CorrelationKind::Spearman,
                 "area" => area = Area::parse(&v).unwrap_or(area),

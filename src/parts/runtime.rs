@@ -57,7 +57,7 @@ impl Workbench {
             bootstrap: k.bootstrap.min(10_000),
             seed: k.seed,
         };
-        let files = opened(&source, self.rt.files);
+        let files = opened(source.as_ref(), self.rt.files);
         self.rt.report.run(self.workers, job, files);
     }
 }
@@ -69,7 +69,7 @@ impl Workbench {
 )]
 pub(crate) fn RuntimeArea(wb: Workbench) -> impl IntoView {
     Effect::new(move |_| {
-        if wb.rt.report.answer.with(|e| e.is_none()) && !wb.rt.report.running() {
+        if wb.rt.report.answer.with(std::option::Option::is_none) && !wb.rt.report.running() {
             wb.run_runtime();
         }
     });
@@ -90,27 +90,27 @@ pub(crate) fn RuntimeArea(wb: Workbench) -> impl IntoView {
             wb.rt.params.update(|p| match field {
                 "items" => {
                     if let Ok(x) = v.parse() {
-                        p.items = x
+                        p.items = x;
                     }
                 }
                 "capacity" => {
                     if let Ok(x) = v.parse() {
-                        p.capacity = x
+                        p.capacity = x;
                     }
                 }
                 "budget" => {
                     if let Ok(x) = v.parse() {
-                        p.budget = x
+                        p.budget = x;
                     }
                 }
                 "instances" => {
                     if let Ok(x) = v.parse() {
-                        p.instances = x
+                        p.instances = x;
                     }
                 }
                 "seed" => {
                     if let Ok(x) = v.parse() {
-                        p.seed = x
+                        p.seed = x;
                     }
                 }
                 "caps" => {
@@ -119,7 +119,7 @@ pub(crate) fn RuntimeArea(wb: Workbench) -> impl IntoView {
                         .map(|c| c.trim().parse::<u32>())
                         .collect::<Result<Vec<_>, _>>()
                     {
-                        p.caps = c
+                        p.caps = c;
                     }
                 }
                 _ => {}
@@ -130,14 +130,14 @@ pub(crate) fn RuntimeArea(wb: Workbench) -> impl IntoView {
     let caps0: String = p0
         .caps
         .iter()
-        .map(|c| c.to_string())
+        .map(std::string::ToString::to_string)
         .collect::<Vec<_>>()
         .join(",");
     view! {
         <section class="summary" data-testid="runtime-source">
             {move || {
                 wb.rt.report.answer.track();
-                if wb.rt.source.with_value(|s| s.is_none()) {
+                if wb.rt.source.with_value(std::option::Option::is_none) {
                     view! {
                         <span class="badge synthetic" data-testid="simulated-badge">
                             "teaching simulator"
@@ -313,7 +313,7 @@ pub(crate) fn RuntimeView(wb: Workbench, id: View) -> impl IntoView {
                     <select
                         data-testid="runtime-slice"
                         on:change=move |ev| {
-                            wb.rt.slice.set(event_target_value(&ev).parse().unwrap_or(0))
+                            wb.rt.slice.set(event_target_value(&ev).parse().unwrap_or(0));
                         }
                     >
                         {names
@@ -424,7 +424,7 @@ pub(crate) fn RuntimeView(wb: Workbench, id: View) -> impl IntoView {
                                     data-testid="turn-prev"
                                     disabled={k == 0}
                                     on:click=move |_| {
-                                        wb.rt.turn.update(|t| *t = t.saturating_sub(1))
+                                        wb.rt.turn.update(|t| *t = t.saturating_sub(1));
                                     }
                                 >
                                     "← previous turn"

@@ -91,7 +91,7 @@ impl Workbench {
                                 .filter(|f| f.name() != PROXY_LABELS)
                                 .collect();
                             files.push(file);
-                            let names = files.iter().map(|f| f.name()).collect();
+                            let names = files.iter().map(web_sys::File::name).collect();
                             self.gaps.attached.set_value(files);
                             self.gaps.derived.set_value(Vec::new());
                             self.gaps.derived.set_value(vec![PROXY_LABELS.to_string()]);
@@ -173,7 +173,7 @@ impl Workbench {
                         "trajectory `{id}` is no longer in the loaded files"
                     )),
                     Err(e) => Err(e),
-                }))
+                }));
             },
         );
     }
@@ -908,7 +908,7 @@ pub(crate) fn StabilityView(wb: Workbench) -> impl IntoView {
                             <select
                                 data-testid="stability-gap"
                                 on:change=move |ev| {
-                                    wb.traj.stability_gap.set(event_target_value(&ev))
+                                    wb.traj.stability_gap.set(event_target_value(&ev));
                                 }
                             >
                                 {names

@@ -513,11 +513,18 @@ fn drop_repeats(inputs: &mut Inputs, file_of: &[usize], keep: bool) {
 
 /// Add one trajectory file's corpus to the inputs, with what reading it said.
 fn add_corpus(inputs: &mut Inputs, name: &str, c: crate::formats::Corpus) {
-    inputs
-        .notes
-        .extend(c.reward_mappings.iter().map(super::formats::inspect::RewardMapping::sentence));
+    inputs.notes.extend(
+        c.reward_mappings
+            .iter()
+            .map(super::formats::inspect::RewardMapping::sentence),
+    );
     if !c.skipped.is_empty() {
-        let first: Vec<String> = c.skipped.iter().take(3).map(std::string::ToString::to_string).collect();
+        let first: Vec<String> = c
+            .skipped
+            .iter()
+            .take(3)
+            .map(std::string::ToString::to_string)
+            .collect();
         inputs.notes.push(format!(
             "{name}: {} malformed line(s) skipped ({}{})",
             c.skipped.len(),
@@ -1039,7 +1046,9 @@ mod tests {
         );
         // B1 stays in the foundational file, but its trajectories now count as A1's.
         let b1 = c.models.iter().position(|m| m == "B1").unwrap();
-        assert!(c.operations.values[b1].iter().all(std::option::Option::is_none));
+        assert!(c.operations.values[b1]
+            .iter()
+            .all(std::option::Option::is_none));
     }
 
     #[test]

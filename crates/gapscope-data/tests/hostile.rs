@@ -73,7 +73,11 @@ fn tool_results_that_answer_no_earlier_call_are_noted_per_trajectory() {
     // Every trajectory is kept.
     assert_eq!(c.trajectories.len(), 4);
     assert!(c.skipped.is_empty());
-    let notes: Vec<String> = c.notes.iter().map(std::string::ToString::to_string).collect();
+    let notes: Vec<String> = c
+        .notes
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
     assert_eq!(
         notes,
         vec![

@@ -25,7 +25,10 @@ fn read(bytes: &[u8]) -> Result<Corpus, String> {
 }
 
 fn skipped(c: &Corpus) -> Vec<String> {
-    c.skipped.iter().map(std::string::ToString::to_string).collect()
+    c.skipped
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect()
 }
 
 /// The members of a real archive as they are stored (raw bytes, method,
@@ -57,7 +60,10 @@ fn real_members(name: &str) -> Vec<Member> {
 }
 
 /// `None`: no such trajectory; `Some(None)`: its reward is missing.
-#[allow(clippy::option_option, reason = "the two absences are what the tests tell apart")]
+#[allow(
+    clippy::option_option,
+    reason = "the two absences are what the tests tell apart"
+)]
 fn reward_of(c: &Corpus, id: &str) -> Option<Option<f64>> {
     c.trajectories.iter().find(|t| t.id == id).map(|t| t.reward)
 }

@@ -35,7 +35,11 @@ fn bad_names_on_jsonl_lines_are_skipped_at_their_line() {
     let c = read_jsonl(&text);
     let ids: Vec<&str> = c.trajectories.iter().map(|t| t.id.as_str()).collect();
     assert_eq!(ids, ["t6", "t8"], "a 4096-byte name is allowed");
-    let skipped: Vec<String> = c.skipped.iter().map(std::string::ToString::to_string).collect();
+    let skipped: Vec<String> = c
+        .skipped
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
     assert_eq!(
         skipped,
         [

@@ -454,7 +454,11 @@ fn broken_members_are_located_and_the_rest_read() {
     let zip = stored_zip(&entries);
     let c = read_any_bytes("x.eval", &zip, &ReadOptions::default()).unwrap();
     assert_eq!(c.trajectories.len(), 3);
-    let msgs: Vec<String> = c.skipped.iter().map(std::string::ToString::to_string).collect();
+    let msgs: Vec<String> = c
+        .skipped
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
     assert_eq!(
         msgs[0],
         "samples/1_epoch_2.json, line 2, column 15: invalid type: string \"two\", expected i64"

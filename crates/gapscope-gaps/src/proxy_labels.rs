@@ -270,7 +270,10 @@ pub fn to_csv(files: &[ProxyLabels]) -> String {
 }
 
 /// A tool call of the simulation and what came back.
-#[allow(clippy::struct_field_names, reason = "`call` is the tool call the struct adds context to")]
+#[allow(
+    clippy::struct_field_names,
+    reason = "`call` is the tool call the struct adds context to"
+)]
 struct Call<'a> {
     step: usize,
     message: usize,

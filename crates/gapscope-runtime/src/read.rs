@@ -174,7 +174,11 @@ mod tests {
             "an integer id is read as text"
         );
         assert_eq!(log.episodes[0].condition(), Condition::PS);
-        let msgs: Vec<String> = log.skipped.iter().map(std::string::ToString::to_string).collect();
+        let msgs: Vec<String> = log
+            .skipped
+            .iter()
+            .map(std::string::ToString::to_string)
+            .collect();
         assert_eq!(
             msgs[0],
             "line 3: field `deploy_runtime`: unknown variant `Q`, expected `P` or `S`"

@@ -54,8 +54,14 @@ impl Default for SynthParams {
         SynthParams {
             seed: 0,
             families: families.iter().map(|(f, k)| (f.to_string(), *k)).collect(),
-            foundational: DEFAULT_FOUNDATIONAL.iter().map(std::string::ToString::to_string).collect(),
-            operations: DEFAULT_OPERATIONS.iter().map(std::string::ToString::to_string).collect(),
+            foundational: DEFAULT_FOUNDATIONAL
+                .iter()
+                .map(std::string::ToString::to_string)
+                .collect(),
+            operations: DEFAULT_OPERATIONS
+                .iter()
+                .map(std::string::ToString::to_string)
+                .collect(),
             gap_sd: 3.0,
             family_sd: 0.7,
         }
@@ -115,7 +121,10 @@ impl SynthParams {
     ) -> Self {
         let names = |prefix: &str, k: usize, defaults: &[&str]| -> Vec<String> {
             if k == defaults.len() {
-                defaults.iter().map(std::string::ToString::to_string).collect()
+                defaults
+                    .iter()
+                    .map(std::string::ToString::to_string)
+                    .collect()
             } else {
                 (1..=k).map(|i| format!("{prefix}{i}")).collect()
             }

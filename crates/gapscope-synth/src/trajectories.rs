@@ -80,8 +80,14 @@ impl Default for TrajParams {
         TrajParams {
             seed: 0,
             families: SynthParams::default().families,
-            foundational: DEFAULT_FOUNDATIONAL.iter().map(std::string::ToString::to_string).collect(),
-            operations: DEFAULT_OPERATIONS.iter().map(std::string::ToString::to_string).collect(),
+            foundational: DEFAULT_FOUNDATIONAL
+                .iter()
+                .map(std::string::ToString::to_string)
+                .collect(),
+            operations: DEFAULT_OPERATIONS
+                .iter()
+                .map(std::string::ToString::to_string)
+                .collect(),
             tasks: 60,
             groups: 12,
             trials: 1,

@@ -111,15 +111,14 @@ pub fn cap_grid(slice: &SliceReport, k: usize) -> Option<[[(String, Estimate); 2
     let t = slice.tables.get(k)?;
     let cell = |train: Runtime, deploy: Runtime| {
         let c = Condition::of(train, deploy);
-        let q = t
-            .cells
-            .iter()
-            .find(|x| x.condition == c)
-            .map_or(Estimate {
+        let q = t.cells.iter().find(|x| x.condition == c).map_or(
+            Estimate {
                 value: None,
                 ci95: None,
                 n: 0,
-            }, |x| x.q.clone());
+            },
+            |x| x.q.clone(),
+        );
         (condition_label(c), q)
     };
     Some([

@@ -307,14 +307,16 @@ pub fn stability_table(s: &StabilityReport) -> Table {
                 vec![
                     Cell::text(name),
                     Cell::num(st.rho, 2),
-                    Cell::text(
-                        st.ci95.map_or_else(|| "—".into(), |[a, b]| format!("[{}, {}]", fmt(Some(a), 2), fmt(Some(b), 2))),
-                    ),
+                    Cell::text(st.ci95.map_or_else(
+                        || "—".into(),
+                        |[a, b]| format!("[{}, {}]", fmt(Some(a), 2), fmt(Some(b), 2)),
+                    )),
                     Cell::num(Some(st.n as f64), 0),
                     Cell::num(st.median, 2),
-                    Cell::text(
-                        st.range.map_or_else(|| "—".into(), |[a, b]| format!("{} to {}", fmt(Some(a), 2), fmt(Some(b), 2))),
-                    ),
+                    Cell::text(st.range.map_or_else(
+                        || "—".into(),
+                        |[a, b]| format!("{} to {}", fmt(Some(a), 2), fmt(Some(b), 2)),
+                    )),
                     Cell::num(Some(st.skipped as f64), 0),
                 ]
             })

@@ -78,11 +78,13 @@ pub fn start(jobs: crate::PartJobs) {
                 Err(e) => post(crate::failure_message(id, e)),
             }
             let millis = js_sys::Date::now() - started;
-            let bytes = wasm_bindgen::memory()
-                .unchecked_into::<js_sys::WebAssembly::Memory>()
-                .buffer()
-                .unchecked_into::<js_sys::ArrayBuffer>()
-                .byte_length() as u64;
+            let bytes = u64::from(
+                wasm_bindgen::memory()
+                    .unchecked_into::<js_sys::WebAssembly::Memory>()
+                    .buffer()
+                    .unchecked_into::<js_sys::ArrayBuffer>()
+                    .byte_length(),
+            );
             post(crate::encode_message(&crate::FromWorker::Memory {
                 bytes,
                 millis,

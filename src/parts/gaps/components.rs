@@ -70,7 +70,7 @@ pub(crate) fn CurrentView(wb: Workbench, id: View) -> impl IntoView {
                                 corner="F \\ O"
                                 wb=wb
                                 on_pick=Callback::new(move |(j, k): (usize, usize)| {
-                                    wb.gaps.assoc_cell.set(Some((j, k)))
+                                    wb.gaps.assoc_cell.set(Some((j, k)));
                                 })
                             />
                         }
@@ -348,7 +348,7 @@ pub(crate) fn RolePicker(wb: Workbench, table: ProfileTable) -> impl IntoView {
     let assigned = StoredValue::new(cols.clone());
     let change = move |name: String, role: Role| {
         let mut cols = assigned.get_value();
-        for c in cols.iter_mut() {
+        for c in &mut cols {
             if c.0 == name {
                 c.1 = role;
             } else if role == Role::Outcome && c.1 == Role::Outcome {
@@ -573,21 +573,21 @@ pub(crate) fn GapsView(wb: Workbench, analysis: Analysis) -> impl IntoView {
 pub(crate) fn SensitivityView(wb: Workbench, analysis: Analysis) -> impl IntoView {
     let t = analysis.report.input.clone();
     let current = wb.gaps.pair.get_untracked();
-    let f0 = current
-        .as_ref()
-        .map(|p| p.foundational.clone())
-        .unwrap_or_else(|| t.foundational.names.last().cloned().unwrap_or_default());
-    let o0 = current
-        .as_ref()
-        .map(|p| p.operation.clone())
-        .unwrap_or_else(|| {
+    let f0 = current.as_ref().map_or_else(
+        || t.foundational.names.last().cloned().unwrap_or_default(),
+        |p| p.foundational.clone(),
+    );
+    let o0 = current.as_ref().map_or_else(
+        || {
             t.operations
                 .names
                 .get(5)
                 .or(t.operations.names.last())
                 .cloned()
                 .unwrap_or_default()
-        });
+        },
+        |p| p.operation.clone(),
+    );
     let p0 = current
         .as_ref()
         .and_then(|p| p.provider.clone())

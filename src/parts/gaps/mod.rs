@@ -380,21 +380,22 @@ impl Workbench {
             return;
         }
         // The worker reads the files itself (in chunks, with progress).
-        let names = files.iter().map(|f| f.name()).collect();
+        let names = files.iter().map(web_sys::File::name).collect();
         self.gaps.attached.set_value(files);
         self.open(Source::Attached { names });
     }
 
     pub(crate) fn file_stem(self) -> String {
         self.gaps.analysis.with_untracked(|a| {
-            a.as_ref()
-                .map(|a| {
+            a.as_ref().map_or_else(
+                || "gapscope".into(),
+                |a| {
                     a.source
                         .trim_end_matches(".csv")
                         .trim_end_matches(".json")
                         .replace(' ', "-")
-                })
-                .unwrap_or_else(|| "gapscope".into())
+                },
+            )
         })
     }
 }
@@ -417,7 +418,7 @@ pub(crate) fn GapsArea(wb: Workbench) -> impl IntoView {
                             {move || {
                                 wb.gaps
                                     .analysis
-                                    .with(|a| a.is_some())
+                                    .with(std::option::Option::is_some)
                                     .then(|| {
                                         view! {
                                             <span class="keep">

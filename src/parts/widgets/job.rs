@@ -29,7 +29,8 @@ impl Workers {
     }
 
     pub(crate) fn refresh(self) {
-        self.stats.set(self.pool.with_value(|p| p.stats()));
+        self.stats
+            .set(self.pool.with_value(crate::pool::Pool::stats));
     }
 
     /// Stop a job: a queued one is dropped, a running one's worker is

@@ -131,7 +131,7 @@ pub(crate) fn Figure(
                                     x: ev.client_x(),
                                     y: ev.client_y(),
                                 }),
-                        )
+                        );
                 }
                 on:mouseleave=move |_| wb.hover.set(None)
             ></div>
@@ -225,7 +225,7 @@ pub(crate) fn HeatmapView(
                                             x: ev.client_x(),
                                             y: ev.client_y(),
                                         }),
-                                    )
+                                    );
                             }
                             on:mousemove=move |ev: leptos::ev::MouseEvent| {
                                 wb.hover
@@ -234,7 +234,7 @@ pub(crate) fn HeatmapView(
                                             h.x = ev.client_x();
                                             h.y = ev.client_y();
                                         }
-                                    })
+                                    });
                             }
                             on:mouseleave=move |_| wb.hover.set(None)
                             on:focus=move |ev: leptos::ev::FocusEvent| {

@@ -256,10 +256,13 @@ impl RequirementView {
             },
             self.id,
             self.fact,
-            self.established.map_or_else(|| " — never established".into(), |at| format!(
+            self.established.map_or_else(
+                || " — never established".into(),
+                |at| format!(
                     " — established at message {} (step {})",
                     at.message, at.step
-                ))
+                )
+            )
         )
     }
 }
