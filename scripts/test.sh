@@ -14,10 +14,11 @@ fi
 step "setup"
 scripts/setup.sh
 
-step "dependency rules: external (check-deps), between our crates (check-layers), module cycles (check-modules)"
+step "structure: external dependencies (check-deps), edges between our crates (check-layers), module cycles (check-modules), file sizes (check-sizes)"
 scripts/check-deps.sh --self-test
 node scripts/check-layers.mjs --self-test
 node scripts/check-modules.mjs --self-test
+node scripts/check-sizes.mjs
 
 step "cargo fmt --check"
 cargo fmt --all -- --check

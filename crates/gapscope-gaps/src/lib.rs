@@ -11,6 +11,8 @@
 //! - [`proxy_labels`], [`task_groups`]: deterministic labels and scenario
 //!   groups from τ²-bench traces.
 //! - [`manifest`]: the reproducibility manifest of a report.
+//! - [`settings`]: the analysis settings and their limits (re-exported by
+//!   [`analysis`]).
 
 pub mod analysis;
 pub mod assoc;
@@ -18,6 +20,7 @@ pub mod checks;
 pub mod manifest;
 pub mod overview;
 pub mod proxy_labels;
+pub mod settings;
 pub mod stability;
 pub mod task_groups;
 
