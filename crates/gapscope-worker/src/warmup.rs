@@ -7,10 +7,7 @@ use crate::attached::read_ahead;
 use crate::codec::{encode_message, ReadPlan};
 use crate::jobs::gaps;
 use crate::protocol::{FromWorker, Job, Request, Source};
-use gapscope_data::ingest::{Messages, TrajectoryOptions};
-use gapscope_data::RoleOverrides;
-use gapscope_gaps::analysis::MacroDefinition;
-use gapscope_stats::Alpha;
+use gapscope_data::ingest::Messages;
 
 /// A synthetic τ²-bench results text (`simulations` of the shape τ²-bench
 /// writes: tool calls, tool results, action checks) for [`warm_up`].
@@ -75,17 +72,10 @@ pub fn warm_up() {
         ),
     ];
     let request = Request {
-        source: Source::Attached {
-            names: files.iter().map(|(n, _)| n.to_string()).collect(),
-        },
-        alpha: Alpha::DEFAULT.get(),
         bootstrap: 20,
-        seed: 0,
-        roles: RoleOverrides::default(),
-        pair: None,
-        macro_definition: MacroDefinition::Mean,
-        trajectories: TrajectoryOptions::default(),
-        derived: Vec::new(),
+        ..Request::new(Source::Attached {
+            names: files.iter().map(|(n, _)| n.to_string()).collect(),
+        })
     };
     // Read ahead, as the browser reads fetched files (nothing hashed).
     let plan = ReadPlan {

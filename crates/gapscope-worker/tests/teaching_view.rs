@@ -9,15 +9,8 @@ use gapscope_worker::{handle, Request, Source, CORPUS_PLANTED};
 #[test]
 fn planted_and_recovered_gaps_of_the_embedded_corpus() {
     let a = handle(&Request {
-        source: Source::Corpus,
-        alpha: 10.0,
         bootstrap: 0,
-        seed: 0,
-        roles: Default::default(),
-        pair: None,
-        macro_definition: Default::default(),
-        trajectories: Default::default(),
-        derived: Vec::new(),
+        ..Request::new(Source::Corpus)
     })
     .unwrap();
     let planted = read_planted(CORPUS_PLANTED);

@@ -9,8 +9,6 @@ use crate::protocol::{
     Answer, Envelope, FromWorker, Job, OverviewResult, Request, Response, Source,
 };
 use gapscope_data::ingest::TrajectoryOptions;
-use gapscope_data::RoleOverrides;
-use gapscope_gaps::analysis::MacroDefinition;
 
 /// Files attached to a job: (name, bytes).
 type Files = Vec<(String, Vec<u8>)>;
@@ -18,15 +16,8 @@ type Files = Vec<(String, Vec<u8>)>;
 #[test]
 fn example_round_trips_through_json() {
     let req = Request {
-        source: Source::Example,
-        alpha: 10.0,
         bootstrap: 200,
-        seed: 0,
-        roles: RoleOverrides::default(),
-        pair: None,
-        macro_definition: MacroDefinition::Mean,
-        trajectories: TrajectoryOptions::default(),
-        derived: Vec::new(),
+        ..Request::new(Source::Example)
     };
     let direct = handle(&req).unwrap();
     assert!(direct.synthetic);
@@ -64,15 +55,9 @@ fn exchange(id: u64, job: Job) -> Vec<FromWorker> {
 fn the_import_job_equals_the_analysis_and_the_overview_apart() {
     // α 10, 20 bootstrap draws, seed 1: every case's (and the report's) settings.
     let request = |source| Request {
-        source,
-        alpha: 10.0,
         bootstrap: 20,
         seed: 1,
-        roles: RoleOverrides::default(),
-        pair: None,
-        macro_definition: MacroDefinition::Mean,
-        trajectories: TrajectoryOptions::default(),
-        derived: Vec::new(),
+        ..Request::new(source)
     };
     let traj = corpus_trajectories().as_bytes().to_vec();
     let cases: Vec<(Source, Files)> = vec![
@@ -261,15 +246,8 @@ fn read_ahead_gives_the_same_answers(
 #[test]
 fn progress_comes_before_the_answer_in_stage_order() {
     let req = Request {
-        source: Source::Example,
-        alpha: 10.0,
         bootstrap: 0,
-        seed: 0,
-        roles: RoleOverrides::default(),
-        pair: None,
-        macro_definition: MacroDefinition::Mean,
-        trajectories: TrajectoryOptions::default(),
-        derived: Vec::new(),
+        ..Request::new(Source::Example)
     };
     let messages = exchange(3, Job::Analyze(req));
     let steps: Vec<(u32, u32, String)> = messages
@@ -307,18 +285,11 @@ fn progress_comes_before_the_answer_in_stage_order() {
 #[test]
 fn errors_name_the_file() {
     let req = Request {
-        source: Source::File {
+        bootstrap: 200,
+        ..Request::new(Source::File {
             name: "bad.csv".into(),
             text: "model,family,TU\nm,A,x\n".into(),
-        },
-        alpha: 10.0,
-        bootstrap: 200,
-        seed: 0,
-        roles: RoleOverrides::default(),
-        pair: None,
-        macro_definition: MacroDefinition::Mean,
-        trajectories: TrajectoryOptions::default(),
-        derived: Vec::new(),
+        })
     };
     let messages = exchange(1, Job::Analyze(req.clone()));
     let Some(FromWorker::Done {

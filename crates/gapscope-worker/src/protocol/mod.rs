@@ -17,6 +17,7 @@ use gapscope_gaps::overview::Overview;
 use gapscope_gaps::stability::{StabilityReport, StabilitySettings};
 use gapscope_gaps::{Report, Settings};
 use gapscope_runtime::RuntimeReport;
+use gapscope_stats::Alpha;
 use gapscope_synth::runtime_sim::SimParams;
 use serde::{Deserialize, Serialize};
 
@@ -63,6 +64,27 @@ pub struct Request {
     /// its τ²-bench files): the manifest's command writes them first.
     #[serde(default)]
     pub derived: Vec<String>,
+}
+
+impl Request {
+    /// A request for `source` at the defaults a request without those
+    /// fields deserializes to (α = [`Alpha::DEFAULT`], the default bootstrap
+    /// draws, seed 0, the file's roles, no pair, the mean macro, default
+    /// trajectory options, nothing derived); set the rest with
+    /// `Request { bootstrap: 0, ..Request::new(source) }`.
+    pub fn new(source: Source) -> Self {
+        Request {
+            source,
+            alpha: Alpha::DEFAULT.get(),
+            bootstrap: default_bootstrap(),
+            seed: 0,
+            roles: RoleOverrides::default(),
+            pair: None,
+            macro_definition: MacroDefinition::default(),
+            trajectories: TrajectoryOptions::default(),
+            derived: Vec::new(),
+        }
+    }
 }
 
 /// A (foundational, operation) pair for association sensitivity.

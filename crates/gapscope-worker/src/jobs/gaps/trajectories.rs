@@ -48,22 +48,13 @@ mod tests {
     use crate::protocol::{Answer, Job, Request, Source};
     use crate::CORPUS_LABEL;
     use gapscope_data::ingest::TrajectoryOptions;
-    use gapscope_data::RoleOverrides;
-    use gapscope_gaps::analysis::MacroDefinition;
     use gapscope_gaps::stability::StabilitySettings;
 
     #[test]
     fn the_embedded_corpus_gives_an_analysis_an_overview_and_stability() {
         let req = Request {
-            source: Source::Corpus,
-            alpha: 10.0,
             bootstrap: 0,
-            seed: 0,
-            roles: RoleOverrides::default(),
-            pair: None,
-            macro_definition: MacroDefinition::Mean,
-            trajectories: TrajectoryOptions::default(),
-            derived: Vec::new(),
+            ..Request::new(Source::Corpus)
         };
         let a = handle(&req).unwrap();
         assert!(a.synthetic);

@@ -6,8 +6,6 @@ use crate::codec::{encode_envelope, job_kind};
 use crate::jobs::{run_ask, run_job};
 use crate::protocol::{Envelope, Job};
 use crate::{warm_up_tau2, EXAMPLE_CSV, WORKED_CASES, WORKED_TRAJECTORIES};
-use gapscope_data::RoleOverrides;
-use gapscope_gaps::analysis::MacroDefinition;
 use std::fmt::Debug;
 
 /// One answer of every kind, each carrying the error `"<kind> answer"`.
@@ -87,15 +85,8 @@ where
 
 fn request(source: Source) -> Request {
     Request {
-        source,
-        alpha: 10.0,
         bootstrap: 0,
-        seed: 0,
-        roles: RoleOverrides::default(),
-        pair: None,
-        macro_definition: MacroDefinition::Mean,
-        trajectories: TrajectoryOptions::default(),
-        derived: Vec::new(),
+        ..Request::new(source)
     }
 }
 

@@ -3,22 +3,12 @@
 use super::handle;
 use crate::assets::{EXAMPLE_CSV, EXAMPLE_LABEL};
 use crate::protocol::{Pair, Request, Source};
-use gapscope_data::ingest::TrajectoryOptions;
-use gapscope_data::RoleOverrides;
-use gapscope_gaps::analysis::MacroDefinition;
 
 #[test]
 fn built_in_data_is_written_by_the_commands_that_make_it() {
     let req = |source| Request {
-        source,
-        alpha: 10.0,
         bootstrap: 0,
-        seed: 0,
-        roles: RoleOverrides::default(),
-        pair: None,
-        macro_definition: MacroDefinition::Mean,
-        trajectories: TrajectoryOptions::default(),
-        derived: Vec::new(),
+        ..Request::new(source)
     };
     let example = handle(&req(Source::Example)).unwrap().manifest;
     assert_eq!(
@@ -61,19 +51,13 @@ fn built_in_data_is_written_by_the_commands_that_make_it() {
 #[test]
 fn a_pair_from_another_dataset_is_a_warning_not_a_failure() {
     let mut req = Request {
-        source: Source::Example,
-        alpha: 10.0,
         bootstrap: 0,
-        seed: 0,
-        roles: RoleOverrides::default(),
         pair: Some(Pair {
             foundational: "CE".into(),
             operation: "RC".into(),
             provider: Some("Aurora".into()),
         }),
-        macro_definition: MacroDefinition::Mean,
-        trajectories: TrajectoryOptions::default(),
-        derived: Vec::new(),
+        ..Request::new(Source::Example)
     };
     let a = handle(&req).unwrap();
     let s = a.report.association_sensitivity.unwrap();
@@ -99,7 +83,8 @@ fn a_pair_from_another_dataset_is_a_warning_not_a_failure() {
 #[test]
 fn several_files_are_joined_and_the_join_is_reported() {
     let req = Request {
-        source: Source::Files {
+        bootstrap: 0,
+        ..Request::new(Source::Files {
             files: vec![
                 (
                     "f.csv".into(),
@@ -110,15 +95,7 @@ fn several_files_are_joined_and_the_join_is_reported() {
                     "model,family,GI,PL\na,A,9,10\nb,B,7,8\nc,C,4,4\ne,E,1,1\n".into(),
                 ),
             ],
-        },
-        alpha: 10.0,
-        bootstrap: 0,
-        seed: 0,
-        roles: RoleOverrides::default(),
-        pair: None,
-        macro_definition: MacroDefinition::Mean,
-        trajectories: TrajectoryOptions::default(),
-        derived: Vec::new(),
+        })
     };
     let a = handle(&req).unwrap();
     assert_eq!(a.source, "f.csv + o.csv");
