@@ -3,26 +3,18 @@
 // grows past it is split by topic. Functions are held to 150 lines by
 // clippy's too_many_lines (clippy.toml).
 //   node scripts/check-sizes.mjs
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { rsFiles } from "./check-modules.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const MAX = 1200;
 const SKIP = new Set(["target", "node_modules", ".git", "dist", "dist-single"]);
 
-function* rs(dir) {
-  for (const name of readdirSync(dir)) {
-    if (SKIP.has(name)) continue;
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) yield* rs(p);
-    else if (name.endsWith(".rs")) yield p;
-  }
-}
-
 const over = [];
 for (const dir of ["crates", "src", "fuzz"]) {
-  for (const f of rs(join(ROOT, dir))) {
+  for (const f of rsFiles(join(ROOT, dir), SKIP)) {
     const n = readFileSync(f, "utf8").split("\n").length - 1;
     if (n > MAX) over.push(`  ${relative(ROOT, f)}: ${n} lines`);
   }
