@@ -305,5 +305,3 @@ fn tau2_corpus<C: crate::formats::tau2::Content>(
     }
     Ok(c)
 }
-
-pub use crate::text::line_of_offset;
