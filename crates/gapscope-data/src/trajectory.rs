@@ -82,6 +82,19 @@ pub struct Trajectory {
     /// and the trajectory's place in it. Set by the readers.
     #[serde(skip)]
     pub source_id: Option<String>,
+    /// What the file says of the run beyond its messages, shown beside
+    /// them in the viewer (a τ³ `review`, a Harbor exception, tokens and
+    /// cost), in the reader's order. Dropped by a light read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub details: Vec<Detail>,
+}
+
+/// One thing a file says of a trajectory beyond its messages
+/// ([`Trajectory::details`]): a label for a person and the file's value.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Detail {
+    pub label: String,
+    pub value: serde_json::Value,
 }
 
 /// What the list of trajectories needs of their messages.
@@ -179,6 +192,7 @@ impl Trajectory {
         if self.stats.is_none() {
             self.stats = Some(self.message_stats());
             self.messages = Vec::new();
+            self.details = Vec::new();
         }
     }
 }

@@ -576,6 +576,7 @@ mod tests {
             gold_actions: vec![],
             stats: None,
             source_id: None,
+            details: vec![],
         };
         assert_eq!(
             assign_groups(&[t], &g).unwrap_err().to_string(),

@@ -362,6 +362,7 @@ pub fn generate(params: &TrajParams) -> Result<SyntheticCorpus, String> {
                     gold_actions: Vec::new(),
                     stats: None,
                     source_id: None,
+                    details: Vec::new(),
                 });
             }
         }

@@ -956,6 +956,7 @@ fn to_corpus(
             labels: Default::default(),
             gold_actions: Vec::new(),
             stats: None,
+            details: Vec::new(),
         });
     }
     Ok(Corpus {
@@ -964,6 +965,7 @@ fn to_corpus(
         reward_mappings: mapping.into_iter().collect(),
         notes: Vec::new(),
         warnings: Vec::new(),
+        ..Corpus::default()
     })
 }
 

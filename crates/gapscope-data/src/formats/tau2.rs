@@ -762,6 +762,7 @@ pub fn into_trajectories<C: Content>(
                 .collect(),
             labels: Default::default(),
             stats: None,
+            details: Vec::new(),
         })
         .collect()
 }
@@ -807,6 +808,7 @@ pub fn to_trajectories(results: &Results, model: &str, file: &str) -> Vec<Trajec
                 .collect(),
             labels: Default::default(),
             stats: None,
+            details: Vec::new(),
         })
         .collect()
 }
