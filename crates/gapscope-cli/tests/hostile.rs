@@ -212,7 +212,7 @@ fn deep_json_nesting_is_refused_with_its_place() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr).trim_end(),
-        "error: tests/hostile/nesting-500.jsonl: no trajectory could be read; each reader declined it: canonical JSONL: 1 of 1 non-blank line(s) skipped (first: line 1: column 265: recursion limit exceeded); τ²-bench results: line 1, column 1396: not a τ²-bench results file: missing field `simulations`; Inspect AI `.json` log: no top-level `eval` with `version` or `status`; Inspect AI `.eval` log: not a zip archive"
+        "error: tests/hostile/nesting-500.jsonl: no trajectory could be read; each reader declined it: canonical JSONL: 1 of 1 non-blank line(s) skipped (first: line 1: column 265: recursion limit exceeded); τ²-bench results: line 1, column 1396: not a τ²-bench results file: missing field `simulations`; Inspect AI `.json` log: no top-level `eval` with `version` or `status`; Inspect AI `.eval` log: not a zip archive; the other readers (τ³ simulation, τ-bench v1, ATIF, SWE-agent, mini-swe-agent, Gemini CLI, OpenHands, Claude Code, Codex): a JSON object with `id`, `model`, `task_id`, `scenario_group`, `trial`, `reward`, `messages`, `labels`, … (9 keys), which none of them takes"
     );
 }
 

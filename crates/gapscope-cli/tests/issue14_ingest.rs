@@ -48,16 +48,12 @@ fn an_airline_and_a_retail_file_share_no_task() {
 #[test]
 fn files_that_yield_no_trajectory_are_errors_naming_each_reader() {
     need_shared();
-    for (file, jsonl_why) in [
-        (
-            "../shared/data/external/taubench_v1/docent_tb_airline_single.json",
-            "canonical JSONL: 1 of 1 non-blank line(s) skipped (first: line 1: column ",
-        ),
-        (
-            "../shared/data/external/tau2/single_simulation/tau2_retail_example_trajectory.json",
-            "canonical JSONL: ",
-        ),
-    ] {
+    // A side file of a τ³ directory (no reader takes it; the τ-bench v1 and
+    // single-simulation files this test used are read since issue 16).
+    for (file, jsonl_why) in [(
+        "../shared/data/external/tau2/voice_dir_fixture/expected_metrics.json",
+        "canonical JSONL: 19 of 19 non-blank line(s) skipped (first: line 1: column 1: ",
+    )] {
         let out = gapscope(&["profiles", "--trajectories", file]);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{file}: {stderr}");
@@ -72,6 +68,7 @@ fn files_that_yield_no_trajectory_are_errors_naming_each_reader() {
             "τ²-bench results: ",
             "Inspect AI `.json` log: ",
             "Inspect AI `.eval` log: not a zip archive",
+            "the other readers (τ³ simulation, τ-bench v1, ATIF, SWE-agent, mini-swe-agent, Gemini CLI, OpenHands, Claude Code, Codex): a JSON object with `response_latency_mean`, ",
         ] {
             assert!(stderr.contains(reader), "{file}: no `{reader}` in {stderr}");
         }
