@@ -16,6 +16,7 @@ use gapscope_data::ingest::{
 use gapscope_data::{ProfileTable, RoleOverrides};
 use gapscope_gaps::manifest::Input;
 
+use crate::folder;
 use crate::input;
 use crate::output::term_safe;
 
@@ -41,23 +42,36 @@ fn ingest(
     digests: bool,
     each: impl FnMut(usize, &FileRead) -> Result<(), Stop>,
 ) -> Result<Inputs, String> {
-    let mut streams: Vec<input::Stream> = Vec::new();
+    // One entry per input opened: its stream, or none for a folder.
+    let mut streams: Vec<Option<input::Stream>> = Vec::new();
     let files = paths.iter().map(|path| {
+        if path.is_dir() {
+            let (files, disk) = folder::walk(path).map_err(Stop::Message)?;
+            streams.push(None);
+            return Ok(InputFile::Folder(
+                path.display().to_string(),
+                files,
+                Box::new(disk),
+            ));
+        }
         let mut stream = input::Stream::open(path, input::MAX_INPUT_BYTES)
             .map_err(|e| Stop::Message(e.into()))?;
         let file = InputFile::Stream(path.display().to_string(), stream.reader());
-        streams.push(stream);
+        streams.push(Some(stream));
         Ok(file)
     });
     let read = ingest::read_inputs_each(files, options, &Messages::Counts, digests, each);
     match read {
-        Ok(inputs) => Ok(inputs),
+        Ok(inputs) => {
+            folder::print_summaries(&inputs.folders);
+            Ok(inputs)
+        }
         Err(Stop::Message(m)) => Err(m),
         // Only the file being read can have gone past the cap; a join error
         // comes after every file was read whole.
         Err(Stop::Read(e)) => Err(match streams.last() {
-            Some(stream) => stream.explain(e),
-            None => e.to_string(),
+            Some(Some(stream)) => stream.explain(e),
+            _ => e.to_string(),
         }),
     }
 }
@@ -75,6 +89,7 @@ pub fn read_corpus(
     let inputs = ingest(&all, options, false, |k, read| {
         let name = &read.name;
         let is_labels = labels == Some(all[k]);
+        let in_folder = all[k].is_dir();
         match (&read.content, is_labels) {
             (FileContent::Trajectories(c), false) => {
                 for e in c.skipped.iter().take(20) {
@@ -96,6 +111,9 @@ pub fn read_corpus(
                 Ok(())
             }
             (FileContent::Labels(_), true) => Ok(()),
+            // A folder's profile tables and label files (its summary says
+            // what each file was read as).
+            (FileContent::Text(_) | FileContent::Labels(_), false) if in_folder => Ok(()),
             (_, true) => Err(Stop::Message(format!(
                 "{name}: not a label CSV (expected the columns trajectory_id,operation,requirement,label)"
             ))),

@@ -11,6 +11,7 @@
 
 mod args;
 mod commands;
+mod folder;
 mod ingest;
 mod input;
 mod output;

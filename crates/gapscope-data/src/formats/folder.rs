@@ -131,7 +131,7 @@ pub fn plan(paths: &[String]) -> Plan {
         } else if has_file(dir, "results.json")
             && files
                 .get(join(dir, "simulations").as_str())
-                .is_some_and(|f| f.iter().any(|n| n.ends_with(".json")))
+                .is_some_and(|f| f.iter().any(|n| is_json(n)))
         {
             Some(FolderFormat::Tau3Results)
         } else {
@@ -173,10 +173,17 @@ fn takes(g: &Group, path: &str) -> bool {
             rel == "results.json"
                 || rel
                     .strip_prefix("simulations/")
-                    .is_some_and(|n| !n.contains('/') && n.ends_with(".json"))
+                    .is_some_and(|n| !n.contains('/') && is_json(n))
         }
         FolderFormat::HarborJob | FolderFormat::HarborTrial => true,
     }
+}
+
+/// Whether a file name ends in `.json` (any case).
+fn is_json(name: &str) -> bool {
+    std::path::Path::new(name)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
 }
 
 /// (folder, file name) of a relative path.

@@ -9,6 +9,8 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
+pub mod folder;
+
 use crate::join::{join, JoinError, JoinReport};
 use crate::profile::ProfileTable;
 
@@ -33,6 +35,8 @@ pub enum ReadError {
         file: String,
         source: crate::text::NotUtf8,
     },
+    #[error("{folder}: nothing in it could be read ({})", .skipped)]
+    EmptyFolder { folder: String, skipped: String },
 }
 
 /// Read one or more profile files (name, text) into one table: each file is
@@ -106,6 +110,9 @@ pub struct Inputs {
     /// With [`read_inputs_from`]'s `digests`: name, size and SHA-256 of
     /// every file, in input order.
     pub digests: Vec<crate::digest::Input>,
+    /// What each folder given held: what was read as what, what was
+    /// skipped and why ([`folder::FolderSummary`]).
+    pub folders: Vec<folder::FolderSummary>,
 }
 
 impl Inputs {
@@ -173,12 +180,20 @@ pub enum InputFile<'a> {
     Stream(String, Box<dyn std::io::Read + 'a>),
     /// A file read already ([`read_file`]).
     Read(Box<FileRead>),
+    /// A folder: its name, its files' relative paths and a way to read each
+    /// ([`folder::read_folder`]: directory formats first, then each loose
+    /// file, with a summary in [`Inputs::folders`]).
+    Folder(
+        String,
+        Vec<String>,
+        Box<dyn crate::formats::folder::Folder + 'a>,
+    ),
 }
 
 impl InputFile<'_> {
     pub fn name(&self) -> &str {
         match self {
-            InputFile::Bytes(n, _) | InputFile::Stream(n, _) => n,
+            InputFile::Bytes(n, _) | InputFile::Stream(n, _) | InputFile::Folder(n, _, _) => n,
             InputFile::Read(r) => &r.name,
         }
     }
@@ -222,12 +237,38 @@ pub fn read_inputs_each<'a, E: From<ReadError>>(
     mut each: impl FnMut(usize, &FileRead) -> Result<(), E>,
 ) -> Result<Inputs, E> {
     let mut reads = Vec::new();
+    let mut folders = Vec::new();
     for (k, file) in files.into_iter().enumerate() {
-        let read = read_file(file?, options, messages, digests)?;
-        each(k, &read)?;
-        reads.push(read);
+        match file? {
+            InputFile::Folder(name, paths, source) => {
+                let summary = folder::read_folder(
+                    &name,
+                    &paths,
+                    source,
+                    options,
+                    messages,
+                    digests,
+                    &mut |read: FileRead| -> Result<(), E> {
+                        each(k, &read)?;
+                        reads.push(read);
+                        Ok(())
+                    },
+                )?;
+                folders.push(summary);
+            }
+            file => {
+                let read = read_file(file, options, messages, digests)?;
+                each(k, &read)?;
+                reads.push(read);
+            }
+        }
     }
-    Ok(join_reads(reads, options)?)
+    let mut inputs = join_reads(reads, options)?;
+    for f in &mut folders {
+        inputs.digests.append(&mut f.digests);
+    }
+    inputs.folders = folders;
+    Ok(inputs)
 }
 
 /// One input file read on its own (the map step of [`read_inputs_from`]:
@@ -253,14 +294,9 @@ pub enum FileContent {
     Text(String),
 }
 
-/// Read one input file ([`InputFile`]; already read ones are returned as they are).
-pub fn read_file(
-    file: InputFile<'_>,
-    options: &TrajectoryOptions,
-    messages: &Messages,
-    digests: bool,
-) -> Result<FileRead, ReadError> {
-    let read_options = crate::formats::ReadOptions {
+/// The reader options of ingestion options.
+fn reader_options(options: &TrajectoryOptions, messages: &Messages) -> crate::formats::ReadOptions {
+    crate::formats::ReadOptions {
         model: options.model.clone(),
         score: options.score.clone(),
         light: *messages != Messages::All,
@@ -269,7 +305,17 @@ pub fn read_file(
             _ => None,
         },
         domain: options.domain.clone(),
-    };
+    }
+}
+
+/// Read one input file ([`InputFile`]; already read ones are returned as they are).
+pub fn read_file(
+    file: InputFile<'_>,
+    options: &TrajectoryOptions,
+    messages: &Messages,
+    digests: bool,
+) -> Result<FileRead, ReadError> {
+    let read_options = reader_options(options, messages);
     if let InputFile::Read(read) = file {
         return Ok(*read);
     }
@@ -286,6 +332,13 @@ pub fn read_file(
     let mut digest = None;
     let (name, whole) = match file {
         InputFile::Read(read) => return Ok(*read),
+        InputFile::Folder(name, ..) => {
+            return Err(ReadError::Trajectories {
+                file: name,
+                message: "a folder is read with the other inputs (read_inputs_each), not alone"
+                    .into(),
+            })
+        }
         InputFile::Bytes(name, bytes) => {
             if digests {
                 digest = Some(crate::digest::Input::new(&name, &bytes));
@@ -548,7 +601,22 @@ fn add_corpus(inputs: &mut Inputs, name: &str, c: crate::formats::Corpus) {
             c.notes.len()
         ));
     }
+    if !c.excluded.is_empty() {
+        let first: Vec<String> = c
+            .excluded
+            .iter()
+            .take(3)
+            .map(|e| format!("{} (task {}): {}", e.id, e.task, e.reason))
+            .collect();
+        inputs.notes.push(format!(
+            "{name}: {} run(s) excluded as infrastructure errors, in no denominator ({}{})",
+            c.excluded.len(),
+            first.join("; "),
+            if c.excluded.len() > 3 { "; …" } else { "" }
+        ));
+    }
     inputs.corpus.trajectories.extend(c.trajectories);
+    inputs.corpus.excluded.extend(c.excluded);
     inputs.corpus.skipped.extend(c.skipped);
     inputs.corpus.notes.extend(c.notes);
     inputs.corpus.warnings.extend(c.warnings);
@@ -775,6 +843,7 @@ pub fn profiles_of_inputs(
         trajectory_files: traj_names,
         mut notes,
         digests: _,
+        folders: _,
         label_files: _,
     } = inputs;
     let mut pooled: Option<(Vec<String>, Vec<Option<f64>>)> = None;
@@ -842,9 +911,10 @@ pub fn profiles_of_inputs(
 mod tests {
     use super::*;
 
-    const FOUNDATIONAL: &str = include_str!("../../../tests/fixtures/foundational-small.csv");
-    const TRAJECTORIES: &str = include_str!("../../../tests/fixtures/trajectories-small.jsonl");
-    const CORPUS: &str = include_str!("../../../assets/synthetic-trajectories/trajectories.jsonl");
+    const FOUNDATIONAL: &str = include_str!("../../../../tests/fixtures/foundational-small.csv");
+    const TRAJECTORIES: &str = include_str!("../../../../tests/fixtures/trajectories-small.jsonl");
+    const CORPUS: &str =
+        include_str!("../../../../assets/synthetic-trajectories/trajectories.jsonl");
 
     /// A reader that hands out `step` bytes at a time (chunk boundaries fall
     /// inside lines, inside UTF-8 characters and inside `\r\n`).
