@@ -95,7 +95,7 @@ pub(crate) fn EvidenceArea(wb: Workbench) -> impl IntoView {
                 (0..list.length()).filter_map(|i| list.get(i)).collect();
             let names = files.iter().map(web_sys::File::name).collect();
             wb.ev.files.set_value(files);
-            wb.ev.source.set_value(Some(Source::Attached { names }));
+            wb.ev.source.set_value(Some(Source::attached(names)));
             wb.ev.report.answer.set(None);
             wb.run_evidence();
         }

@@ -59,7 +59,16 @@ pub(crate) fn source_label(source: &Source) -> String {
             .map(|(n, _)| n.as_str())
             .collect::<Vec<_>>()
             .join(" + "),
-        Source::Attached { names } => names.join(" + "),
+        Source::Attached { names, folders } => {
+            let mut shown: Vec<&str> = folders.iter().map(String::as_str).collect();
+            shown.extend(
+                names
+                    .iter()
+                    .filter(|n| Source::folder_of(folders, n).is_none())
+                    .map(String::as_str),
+            );
+            shown.join(" + ")
+        }
         Source::Corpus => CORPUS_LABEL.to_string(),
     }
 }

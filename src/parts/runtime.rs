@@ -76,9 +76,9 @@ pub(crate) fn RuntimeArea(wb: Workbench) -> impl IntoView {
     let pick = move |ev: leptos::ev::Event| {
         let input = event_target::<web_sys::HtmlInputElement>(&ev);
         if let Some(file) = input.files().and_then(|l| l.get(0)) {
-            wb.rt.source.set_value(Some(Source::Attached {
-                names: vec![file.name()],
-            }));
+            wb.rt
+                .source
+                .set_value(Some(Source::attached(vec![file.name()])));
             wb.rt.files.set_value(vec![file]);
             wb.rt.report.answer.set(None);
             wb.run_runtime();

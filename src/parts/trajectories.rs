@@ -83,22 +83,31 @@ impl Workbench {
                 if let Ok(labels) = &result {
                     match web::text_file(PROXY_LABELS, &labels.csv) {
                         Ok(file) => {
-                            let mut files: Vec<web_sys::File> = self
+                            // The files under their names (a folder's
+                            // by their path in it), the labels replaced.
+                            let (names, folders) = match &source {
+                                Source::Attached { names, folders } => {
+                                    (names.clone(), folders.clone())
+                                }
+                                _ => (Vec::new(), Vec::new()),
+                            };
+                            let (mut files, mut names): (Vec<web_sys::File>, Vec<String>) = self
                                 .gaps
                                 .attached
                                 .get_value()
                                 .into_iter()
-                                .filter(|f| f.name() != PROXY_LABELS)
-                                .collect();
+                                .zip(names)
+                                .filter(|(_, n)| n != PROXY_LABELS)
+                                .unzip();
                             files.push(file);
-                            let names = files.iter().map(web_sys::File::name).collect();
+                            names.push(PROXY_LABELS.to_string());
                             self.gaps.attached.set_value(files);
                             self.gaps.derived.set_value(Vec::new());
                             self.gaps.derived.set_value(vec![PROXY_LABELS.to_string()]);
                             // Not the files hashed before, though perhaps
                             // under the same names.
                             self.gaps.digests.set_value(None);
-                            self.run(Source::Attached { names });
+                            self.run(Source::Attached { names, folders });
                         }
                         Err(e) => {
                             self.traj
@@ -277,6 +286,20 @@ pub(crate) fn TrajectoryList(wb: Workbench, overview: Arc<Overview>) -> impl Int
                     </ul>
                 }
             })}
+        {o
+            .folders
+            .iter()
+            .map(|f| {
+                view! {
+                    <details class="folder" data-testid="overview-folder">
+                        <summary>{format!("Folder {}", f.sentence())}</summary>
+                        <ul>
+                            {f.lines().into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}
+                        </ul>
+                    </details>
+                }
+            })
+            .collect_view()}
         <TableView table=tv::profile_table(&o) wb=wb />
         <div class="filters" data-testid="trajectory-filters">
             <label>

@@ -50,6 +50,9 @@ pub struct Overview {
     /// e.g. "120 trajectories of 4 models on 30 tasks in 6 scenario groups; 80 labelled".
     pub summary: String,
     pub notes: Vec<String>,
+    /// What each folder among the inputs held (read as what, skipped why).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub folders: Vec<gapscope_data::ingest::folder::FolderSummary>,
     pub profile: OperationProfile,
     pub trajectories: Vec<TrajectorySummary>,
     /// Distinct scenario groups (0: none recorded).
@@ -150,6 +153,7 @@ pub fn overview_of_inputs(inputs: &Inputs, options: &TrajectoryOptions) -> Optio
         files: inputs.trajectory_files.clone(),
         summary,
         notes: inputs.notes.clone(),
+        folders: inputs.folders.clone(),
         groups: groups.len(),
         profile,
         trajectories,

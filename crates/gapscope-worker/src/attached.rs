@@ -47,7 +47,7 @@ pub fn source_files<'a>(
                 .collect(),
             false,
         ),
-        Source::Attached { names } => {
+        Source::Attached { names, .. } => {
             if names.len() != attached.len() {
                 return Err(miscounted(names.len(), attached.len()));
             }
@@ -133,6 +133,12 @@ pub fn attach(files: &[(String, Vec<u8>)]) -> Vec<Attached> {
 /// its bytes: the job then meets the same error where it reports errors.
 #[must_use]
 pub fn read_ahead(name: String, bytes: Vec<u8>, plan: &ReadPlan) -> Attached {
+    // A folder's files are read with their folder (the browser names
+    // attached files by their base name, so all of a source with folders
+    // are left as bytes: at most the prefetch limit).
+    if !plan.folders.is_empty() {
+        return Attached::Bytes(name, bytes);
+    }
     match gapscope_data::ingest::read_file(
         InputFile::Bytes(name.clone(), Cow::Borrowed(&bytes)),
         &plan.options,
@@ -160,20 +166,11 @@ pub(crate) fn input_files(
     source: &Source,
     attached: Vec<Attached>,
 ) -> Result<(Vec<InputFile<'_>>, bool), String> {
-    if let Source::Attached { names } = source {
+    if let Source::Attached { names, folders } = source {
         if names.len() != attached.len() {
             return Err(miscounted(names.len(), attached.len()));
         }
-        let files = names
-            .iter()
-            .zip(attached)
-            .map(|(n, a)| match a {
-                Attached::Bytes(_, b) => InputFile::Bytes(n.clone(), Cow::Owned(b)),
-                Attached::Reader(_, r) => InputFile::Stream(n.clone(), r),
-                Attached::Read(r) => InputFile::Read(r),
-            })
-            .collect();
-        return Ok((files, false));
+        return Ok((with_folders(names, folders, attached), false));
     }
     let (files, synthetic) = source_files(source, &[])?;
     Ok((
@@ -183,6 +180,66 @@ pub(crate) fn input_files(
             .collect(),
         synthetic,
     ))
+}
+
+/// Attached files as inputs, those in a folder gathered into it (at the
+/// place of the folder's first file).
+fn with_folders<'a>(
+    names: &[String],
+    folders: &[String],
+    attached: Vec<Attached>,
+) -> Vec<InputFile<'a>> {
+    enum Slot<'a> {
+        File(InputFile<'a>),
+        Folder(usize),
+    }
+    let mut slots = Vec::new();
+    let mut members: Vec<(String, Vec<String>, AttachedFolder)> = Vec::new();
+    for (n, a) in names.iter().zip(attached) {
+        match Source::folder_of(folders, n) {
+            Some((folder, rel)) => {
+                let k = if let Some(k) = members.iter().position(|(f, ..)| f == folder) {
+                    k
+                } else {
+                    members.push((folder.to_string(), Vec::new(), AttachedFolder::default()));
+                    slots.push(Slot::Folder(members.len() - 1));
+                    members.len() - 1
+                };
+                members[k].1.push(rel.to_string());
+                members[k].2 .0.insert(rel.to_string(), a);
+            }
+            None => slots.push(Slot::File(match a {
+                Attached::Bytes(_, b) => InputFile::Bytes(n.clone(), Cow::Owned(b)),
+                Attached::Reader(_, r) => InputFile::Stream(n.clone(), r),
+                Attached::Read(r) => InputFile::Read(r),
+            })),
+        }
+    }
+    let mut members: Vec<Option<(String, Vec<String>, AttachedFolder)>> =
+        members.into_iter().map(Some).collect();
+    slots
+        .into_iter()
+        .filter_map(|slot| match slot {
+            Slot::File(f) => Some(f),
+            Slot::Folder(k) => members[k]
+                .take()
+                .map(|(name, paths, folder)| InputFile::Folder(name, paths, Box::new(folder))),
+        })
+        .collect()
+}
+
+/// A folder's attached files, each handed out once (its bytes then dropped).
+#[derive(Default)]
+struct AttachedFolder(std::collections::HashMap<String, Attached>);
+
+impl gapscope_data::formats::folder::Folder for AttachedFolder {
+    fn read(&mut self, path: &str) -> Result<Vec<u8>, String> {
+        let a = self
+            .0
+            .remove(path)
+            .ok_or_else(|| format!("{path}: not among the folder's files, or read already"))?;
+        a.into_bytes().map(|(_, b)| b)
+    }
 }
 
 /// Read a source's inputs once.

@@ -103,6 +103,10 @@ pub fn failure_message(id: u64, message: String) -> String {
 pub struct ReadPlan {
     pub options: TrajectoryOptions,
     pub messages: Messages,
+    /// The source's folders: their files are read with their folder, not
+    /// ahead one by one ([`crate::read_ahead`] leaves a source with folders
+    /// as bytes).
+    pub folders: Vec<String>,
 }
 
 /// The [`ReadPlan`] of a job's JSON text; `None`: the job reads its files
@@ -111,20 +115,30 @@ pub struct ReadPlan {
 pub fn read_plan(text: &str) -> Option<ReadPlan> {
     let Envelope { job, .. } = serde_json::from_str::<Envelope>(text).ok()?;
     let attached = |source: &Source| matches!(source, Source::Attached { .. });
-    let plan = |options, messages| Some(ReadPlan { options, messages });
+    let folders = |source: &Source| match source {
+        Source::Attached { folders, .. } => folders.clone(),
+        _ => Vec::new(),
+    };
+    let plan = |options, messages, folders| {
+        Some(ReadPlan {
+            options,
+            messages,
+            folders,
+        })
+    };
     match job {
         Job::Analyze(r) | Job::Import(r) if attached(&r.source) => {
-            plan(r.trajectories, Messages::Counts)
+            plan(r.trajectories, Messages::Counts, folders(&r.source))
         }
         Job::Overview { source, options }
         | Job::Stability {
             source, options, ..
-        } if attached(&source) => plan(options, Messages::Counts),
+        } if attached(&source) => plan(options, Messages::Counts, folders(&source)),
         Job::Trajectory {
             source,
             options,
             id,
-        } if attached(&source) => plan(options, Messages::Only(id)),
+        } if attached(&source) => plan(options, Messages::Only(id), folders(&source)),
         _ => None,
     }
 }
@@ -135,9 +149,7 @@ mod tests {
 
     #[test]
     fn a_jobs_kind_and_read_plan_come_from_its_text() {
-        let attached = Source::Attached {
-            names: vec!["t.jsonl".into()],
-        };
+        let attached = Source::attached(vec!["t.jsonl".into()]);
         let text = |job: Job| encode_envelope(&Envelope { id: 1, job });
         let trajectory = text(Job::Trajectory {
             source: attached.clone(),

@@ -73,14 +73,15 @@ pub fn warm_up() {
     ];
     let request = Request {
         bootstrap: 20,
-        ..Request::new(Source::Attached {
-            names: files.iter().map(|(n, _)| n.to_string()).collect(),
-        })
+        ..Request::new(Source::attached(
+            files.iter().map(|(n, _)| n.to_string()).collect(),
+        ))
     };
     // Read ahead, as the browser reads fetched files (nothing hashed).
     let plan = ReadPlan {
         options: request.trajectories.clone(),
         messages: Messages::Counts,
+        folders: Vec::new(),
     };
     let files = files
         .into_iter()

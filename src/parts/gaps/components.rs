@@ -674,7 +674,15 @@ pub(crate) fn DropZone(wb: Workbench) -> impl IntoView {
             on:drop=move |ev: leptos::ev::DragEvent| {
                 ev.prevent_default();
                 over.set(false);
-                if let Some(files) = ev.data_transfer().and_then(|d| d.files()) {
+                let Some(dt) = ev.data_transfer() else { return };
+                if let Some(entries) = crate::folders::drop_entries(&dt) {
+                    leptos::task::spawn_local(async move {
+                        match crate::folders::walk(entries).await {
+                            Ok((files, folders)) => wb.open_picked(files, folders),
+                            Err(e) => wb.gaps.error.set(Some(e)),
+                        }
+                    });
+                } else if let Some(files) = dt.files() {
                     wb.open_files(files);
                 }
             }
@@ -698,7 +706,22 @@ pub(crate) fn DropZone(wb: Workbench) -> impl IntoView {
                             input.set_value("");
                         }
                     />
-                </label> ", or "
+                </label> ", "
+                <label class="pick">
+                    "choose a folder"
+                    <input
+                        type="file"
+                        prop:webkitdirectory=true
+                        data-testid="folder-input"
+                        on:change=move |ev| {
+                            let input: web_sys::HtmlInputElement = event_target(&ev);
+                            if let Some(files) = input.files() {
+                                wb.open_files(files);
+                            }
+                            input.set_value("");
+                        }
+                    />
+                </label> " (τ³ results, Harbor jobs, any folder of runs), or "
                 <button
                     class="link"
                     on:click=move |_| wb.open(Source::Example)

@@ -216,6 +216,12 @@ impl Workbench {
         };
         match source {
             Source::Example => {}
+            Source::Attached { folders, .. } if !folders.is_empty() => {
+                self.gaps.kept.set(Some(format!(
+                    "{} is a folder, which this browser's storage does not keep: drop it again after a reload.",
+                    source_label(source)
+                )));
+            }
             Source::Attached { .. } => {
                 let files = self.gaps.attached.get_value();
                 let size: f64 = files.iter().map(|f| f.size()).sum();
@@ -373,16 +379,24 @@ impl Workbench {
     }
 
     /// Open the dropped or picked files: one is analysed as it is, several
-    /// are joined on `model`.
+    /// are joined on `model`; the files of a picked folder are read as
+    /// one folder.
     pub(crate) fn open_files(self, list: web_sys::FileList) {
-        let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
+        let (files, folders) = crate::folders::picked(&list);
+        self.open_picked(files, folders);
+    }
+
+    /// Open files named by their path (those of `folders` read as folders).
+    pub(crate) fn open_picked(self, files: Vec<crate::folders::Picked>, folders: Vec<String>) {
         if files.is_empty() {
             return;
         }
         // The worker reads the files itself (in chunks, with progress).
-        let names = files.iter().map(web_sys::File::name).collect();
-        self.gaps.attached.set_value(files);
-        self.open(Source::Attached { names });
+        let names = files.iter().map(|p| p.name.clone()).collect();
+        self.gaps
+            .attached
+            .set_value(files.into_iter().map(|p| p.file).collect());
+        self.open(Source::Attached { names, folders });
     }
 
     pub(crate) fn file_stem(self) -> String {

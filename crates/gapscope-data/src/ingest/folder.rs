@@ -83,7 +83,11 @@ impl FolderSummary {
                 line.push_str(&format!(", {} files", r.files));
             }
             if r.trajectories > 0 {
-                line.push_str(&format!(", {} trajectories", r.trajectories));
+                line.push_str(&format!(
+                    ", {} trajector{}",
+                    r.trajectories,
+                    if r.trajectories == 1 { "y" } else { "ies" }
+                ));
             }
             if r.excluded > 0 {
                 line.push_str(&format!(", {} excluded", r.excluded));

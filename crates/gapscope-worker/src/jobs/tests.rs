@@ -63,15 +63,11 @@ fn the_import_job_equals_the_analysis_and_the_overview_apart() {
     let cases: Vec<(Source, Files)> = vec![
         (Source::Corpus, vec![]),
         (
-            Source::Attached {
-                names: vec!["t.jsonl".into()],
-            },
+            Source::attached(vec!["t.jsonl".into()]),
             vec![("t.jsonl".into(), traj)],
         ),
         (
-            Source::Attached {
-                names: vec!["bad.jsonl".into()],
-            },
+            Source::attached(vec!["bad.jsonl".into()]),
             vec![("bad.jsonl".into(), {
                 // A trajectory line, then bytes that are not UTF-8.
                 let mut b = corpus_trajectories()
@@ -88,9 +84,7 @@ fn the_import_job_equals_the_analysis_and_the_overview_apart() {
         // An exported report (over 64 KB: a reader reads it whole once
         // its head shows it is one), re-imported with its settings.
         (
-            Source::Attached {
-                names: vec!["report.json".into()],
-            },
+            Source::attached(vec!["report.json".into()]),
             vec![("report.json".into(), {
                 let mut a = handle(&request(Source::Example)).unwrap().report;
                 a.warnings.push("x".repeat(70_000));
@@ -404,4 +398,50 @@ fn a_part_worker_runs_its_own_part_only() {
         assert_eq!(jobs.read_ahead.is_some(), part == Part::Gaps);
         assert_eq!(jobs.warm_up.is_some(), part == Part::Gaps);
     }
+}
+
+#[test]
+fn a_folder_among_the_attached_files_is_read_as_one_with_its_summary() {
+    let line = corpus_trajectories().lines().next().unwrap().to_string();
+    let names = vec![
+        "run/a/t.jsonl".to_string(),
+        "run/README.md".to_string(),
+        "loose.jsonl".to_string(),
+    ];
+    let files: Files = vec![
+        (names[0].clone(), format!("{line}\n").into_bytes()),
+        (names[1].clone(), b"# notes\n".to_vec()),
+        (names[2].clone(), format!("{line}\n").into_bytes()),
+    ];
+    let source = Source::Attached {
+        names,
+        folders: vec!["run".into()],
+    };
+    let Answer::Overview(o) = run_job(
+        &Job::Overview {
+            source,
+            options: TrajectoryOptions {
+                keep_repeats: true,
+                ..TrajectoryOptions::default()
+            },
+        },
+        attach(&files),
+        &mut |_| {},
+    ) else {
+        panic!()
+    };
+    let o = (*o).unwrap().unwrap();
+    // The folder's file and the loose one (the same line: kept twice).
+    assert_eq!(o.trajectories.len(), 2);
+    assert_eq!(o.files, ["run/a/t.jsonl", "loose.jsonl"]);
+    assert_eq!(o.folders.len(), 1);
+    let f = &o.folders[0];
+    assert_eq!(f.name, "run");
+    assert_eq!(
+        f.lines(),
+        [
+            "read run/a/t.jsonl: canonical JSONL, 1 trajectory",
+            "skipped run/README.md: not a trajectory, profile or label file (not JSON, and not a table with a `model` column)"
+        ]
+    );
 }

@@ -33,9 +33,36 @@ pub enum Source {
     /// Files whose bytes travel beside the job (the browser posts the `File`
     /// objects and the worker reads them, in chunks, itself): any format,
     /// binary ones (Inspect `.eval`) included.
-    Attached { names: Vec<String> },
+    Attached {
+        names: Vec<String>,
+        /// Folders among the files (a dropped or picked folder): a file
+        /// whose name starts with `FOLDER/` is read as part of that folder
+        /// ([`gapscope_data::ingest::InputFile::Folder`]: its directory
+        /// formats first, its other files by content), not on its own.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        folders: Vec<String>,
+    },
     /// The embedded synthetic trajectory corpus ([`crate::CORPUS_LABEL`]).
     Corpus,
+}
+
+impl Source {
+    /// Attached files, none of them in a folder.
+    pub fn attached(names: Vec<String>) -> Source {
+        Source::Attached {
+            names,
+            folders: Vec::new(),
+        }
+    }
+
+    /// The folder an attached file's name puts it in, and its path there.
+    pub fn folder_of<'a>(folders: &'a [String], name: &'a str) -> Option<(&'a str, &'a str)> {
+        folders.iter().find_map(|f| {
+            name.strip_prefix(f.as_str())
+                .and_then(|rest| rest.strip_prefix('/'))
+                .map(|rel| (f.as_str(), rel))
+        })
+    }
 }
 
 /// A request from the page.

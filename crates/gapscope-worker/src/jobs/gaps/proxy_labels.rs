@@ -51,8 +51,8 @@ mod tests {
             ("results.json".to_string(), warm_up_tau2(6).into_bytes()),
             ("f.csv".to_string(), b"model,family,TU\na,A,1\n".to_vec()),
         ];
-        let source = |files: &[(String, Vec<u8>)]| Source::Attached {
-            names: files.iter().map(|(n, _)| n.clone()).collect(),
+        let source = |files: &[(String, Vec<u8>)]| {
+            Source::attached(files.iter().map(|(n, _)| n.clone()).collect())
         };
         let job = Job::ProxyLabels {
             source: source(&files),

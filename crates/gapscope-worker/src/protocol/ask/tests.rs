@@ -278,9 +278,7 @@ fn the_replies_of_real_jobs_are_their_answers_values() {
     assert!(!messages.is_empty());
 
     let files = vec![("results.json".to_string(), warm_up_tau2(4).into_bytes())];
-    let attached = Source::Attached {
-        names: vec!["results.json".into()],
-    };
+    let attached = Source::attached(vec!["results.json".into()]);
     let labels = run_ask(
         ProxyLabels {
             source: attached.clone(),

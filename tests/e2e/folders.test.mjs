@@ -1,0 +1,101 @@
+// Folders (issue 16): a folder given through the directory picker
+// (Playwright's `setInputFiles(dir)`, the path a real drop takes too) is
+// read as the command line reads a directory: directory formats first,
+// every other file by content, the rest skipped with the reason; the page
+// lists what it read and skipped as the CLI prints it, and shows the
+// trajectories in the list and the viewer.
+// Needs `trunk build --release` and `cargo build --release -p gapscope-cli`.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+
+import { startServer } from '../../scripts/serve.mjs';
+import { WorkbenchPage } from './pages/workbench.mjs';
+import { launch } from './support/browser.mjs';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const CLI = join(ROOT, 'target/release/gapscope');
+const ARTIFACTS = join(ROOT, 'tests/e2e/artifacts');
+for (const [what, path] of [['the built page (trunk build --release)', join(ROOT, 'dist/index.html')],
+  ['the release CLI (cargo build --release -p gapscope-cli)', CLI]]) {
+  if (!existsSync(path)) throw new Error(`missing ${what}: ${path}`);
+}
+
+let server;
+let context;
+let page;
+let wb;
+
+before(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  server = await startServer(join(ROOT, 'dist'));
+  context = await launch();
+  page = context.pages()[0] ?? await context.newPage();
+  wb = new WorkbenchPage(page);
+  await wb.open(server.url);
+});
+
+after(async () => {
+  await context?.close();
+  await server?.close();
+});
+
+/** The folder lines the CLI prints for `profiles --trajectories DIR` (run beside DIR, so it names the folder as the page does). */
+function cliFolderLines(dir) {
+  const out = spawnSync(CLI, ['profiles', '--trajectories', basename(dir)], { cwd: dirname(dir), encoding: 'utf8' });
+  assert.equal(out.status, 0, out.stderr);
+  const lines = out.stderr.split('\n');
+  const at = lines.findIndex((l) => l.startsWith('folder '));
+  assert.ok(at >= 0, out.stderr);
+  const listed = [];
+  for (const l of lines.slice(at + 1)) {
+    if (!l.startsWith('  ')) break;
+    listed.push(l.slice(2));
+  }
+  return { sentence: lines[at].slice('folder '.length), listed };
+}
+
+/** Pick a folder with the directory picker and open the trajectory list. */
+async function pickFolder(dir) {
+  await page.getByTestId('folder-input').setInputFiles(dir);
+  await wb.openView('trajectories');
+  await page.getByTestId('overview-summary').waitFor({ timeout: 30_000 });
+}
+
+async function folderShown() {
+  const box = page.getByTestId('overview-folder').first();
+  await box.locator('summary').click();
+  return {
+    sentence: (await box.locator('summary').innerText()).replace(/^Folder /, ''),
+    listed: await box.locator('li').allInnerTexts(),
+  };
+}
+
+test('a picked folder is read by content, with what was skipped and why, as the CLI reads it', async () => {
+  const lines = readFileSync(join(ROOT, 'tests/fixtures/trajectories-small.jsonl'), 'utf8').split('\n').filter(Boolean);
+  const dir = join(mkdtempSync(join(tmpdir(), 'gapscope-folder-')), 'runs');
+  mkdirSync(join(dir, 'a'), { recursive: true });
+  mkdirSync(join(dir, 'b'), { recursive: true });
+  writeFileSync(join(dir, 'a/first.jsonl'), `${lines.slice(0, 4).join('\n')}\n`);
+  writeFileSync(join(dir, 'b/second.jsonl'), `${lines.slice(4).join('\n')}\n`);
+  writeFileSync(join(dir, 'README.md'), '# two halves of a run\n');
+  writeFileSync(join(dir, 'b/tasks.json'), JSON.stringify([{ id: '0', user_scenario: {}, evaluation_criteria: {} }]));
+  await pickFolder(dir);
+  const cli = cliFolderLines(dir);
+  const shown = await folderShown();
+  assert.equal(shown.sentence, cli.sentence);
+  assert.deepEqual(shown.listed, cli.listed);
+  assert.deepEqual(cli.listed, [
+    'read runs/a/first.jsonl: canonical JSONL, 4 trajectories',
+    `read runs/b/second.jsonl: canonical JSONL, ${lines.length - 4} trajectories`,
+    'skipped runs/README.md: not a trajectory, profile or label file (not JSON, and not a table with a `model` column)',
+    'skipped runs/b/tasks.json: a τ²-bench tasks file (tasks, not trajectories; give it to `gapscope tau2 --tasks` for the results it belongs to)',
+  ]);
+  // The trajectories of both files, as the CLI counts them.
+  const profile = JSON.parse(execFileSync(CLI, ['profiles', '--trajectories', dir, '--json'], { encoding: 'utf8' }));
+  assert.equal(await page.getByTestId('trajectory-count').innerText(), `${profile.n_total} of ${profile.n_total} trajectories`);
+  await page.screenshot({ path: join(ARTIFACTS, 'folder.png'), fullPage: true });
+});
