@@ -73,6 +73,7 @@ fn build(u: &mut Unstructured) -> Result<(ProfileTable, Vec<Trajectory>, Stabili
             gold_actions: Vec::new(),
             stats: None,
             source_id: None,
+            details: Vec::new(),
         };
         for op in ops {
             if u.arbitrary::<bool>()? {

@@ -1,9 +1,9 @@
 //! Folders: which of a folder's files form a directory format (a τ³
 //! results directory, a Harbor job, a Harbor trial), recognised first and at
 //! any depth, and which are loose files to be detected one by one
-//! ([`plan`]); and reading a directory format through a [`Folder`] that
-//! hands out one member at a time ([`read_group`]), so a job of many trials
-//! is never held whole.
+//! ([`plan`]); a directory format is read through a [`Folder`] that hands
+//! out one member at a time ([`super::read_group`]), so a job of many
+//! trials is never held whole.
 //!
 //! Paths are relative to the folder given, `/`-separated, without `.` or
 //! `..` parts (the command line walks the disk; the page has each picked
@@ -12,8 +12,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
-
-use super::{Corpus, ReadOptions};
 
 /// A directory format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -206,22 +204,6 @@ fn under(dir: &str, root: &str) -> bool {
         || dir
             .strip_prefix(root)
             .is_some_and(|rest| rest.starts_with('/'))
-}
-
-/// Read a directory format's members through `folder`; `progress` sees
-/// (members read, members) as the reading goes.
-pub fn read_group(
-    group: &Group,
-    folder: &mut dyn Folder,
-    options: &ReadOptions,
-    progress: &mut dyn FnMut(usize, usize),
-) -> Result<Corpus, String> {
-    match group.format {
-        FolderFormat::Tau3Results => super::tau3::read_group(group, folder, options, progress),
-        FolderFormat::HarborJob | FolderFormat::HarborTrial => {
-            super::harbor::read_group(group, folder, options, progress)
-        }
-    }
 }
 
 #[cfg(test)]

@@ -461,6 +461,22 @@ fn read_text(
     }
 }
 
+/// Read a directory format's members through `folder`; `progress` sees
+/// (members read, members) as the reading goes.
+pub fn read_group(
+    group: &folder::Group,
+    folder: &mut dyn folder::Folder,
+    options: &ReadOptions,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Corpus, String> {
+    match group.format {
+        folder::FolderFormat::Tau3Results => tau3::read_group(group, folder, options, progress),
+        folder::FolderFormat::HarborJob | folder::FolderFormat::HarborTrial => {
+            harbor::read_group(group, folder, options, progress)
+        }
+    }
+}
+
 /// What a reader that is planned but not built yet says of a file it
 /// recognizes (issue 16 lands the readers one by one).
 pub(crate) fn not_read_yet(format: TrajectoryFormat) -> String {

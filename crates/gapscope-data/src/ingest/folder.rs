@@ -11,7 +11,8 @@ use serde::{Deserialize, Serialize};
 
 use super::TrajectoryOptions;
 use super::{read_file, reader_options, FileContent, FileRead, InputFile, Messages, ReadError};
-use crate::formats::folder::{plan, read_group, Folder};
+use crate::formats::folder::{plan, Folder};
+use crate::formats::read_group;
 use crate::formats::TrajectoryFormat;
 
 /// What one folder held: what was read as what, and what was skipped.
