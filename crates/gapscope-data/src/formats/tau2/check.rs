@@ -447,4 +447,3 @@ pub fn task_set_warnings<C>(files: &[(String, &Results<C>)]) -> Vec<String> {
     }
     out
 }
-

@@ -11,9 +11,12 @@
 //! arrays in order).
 
 mod check;
+mod simulation;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+
+pub use simulation::{effect_summary, Tau3Fields, MAX_EFFECT_EVENTS};
 
 pub use check::{
     action_matched, call_matches, check, json_equal, task_set_warnings, CallIndex, CheckReport,
@@ -120,19 +123,26 @@ fn none<C>() -> Option<C> {
     None
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A simulation (`SimulationRun`). Read through [`simulation`]'s raw form:
+/// `messages` may be null or absent, the turns of a full-duplex simulation
+/// then being its `ticks`, flattened here into `messages` as τ²-bench's
+/// `get_messages()` does.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Simulation<C = Value> {
-    #[serde(default)]
     pub id: Option<String>,
     pub task_id: String,
-    #[serde(default)]
     pub trial: Option<i64>,
-    #[serde(default)]
     pub termination_reason: Option<String>,
-    #[serde(default)]
     pub reward_info: Option<RewardInfo>,
-    #[serde(default = "Vec::new")]
     pub messages: Vec<Tau2Message<C>>,
+    /// The τ³ fields kept for the trajectory's details, and the reward basis.
+    pub tau3: Tau3Fields<C>,
+}
+
+impl<'de, C: Deserialize<'de>> Deserialize<'de> for Simulation<C> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        simulation::RawSimulation::deserialize(d).map(Into::into)
+    }
 }
 
 impl<C> Simulation<C> {
@@ -169,6 +179,9 @@ pub struct EnvironmentInfo {
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Info {
+    /// The τ²-bench commit that ran (and graded) the simulations.
+    #[serde(default)]
+    pub git_commit: Option<String>,
     #[serde(default)]
     pub agent_info: Option<AgentInfo>,
     #[serde(default)]
@@ -262,21 +275,32 @@ pub fn model_name<C>(results: &Results<C>) -> Option<String> {
     results.info.as_ref()?.agent_info.as_ref()?.llm.clone()
 }
 
-/// The recorded action checks of a simulation as gold actions, each
-/// re-checked with [`action_matched`] (equal to the recorded verdict on every
-/// shared file: `gapscope tau2 check`).
-fn gold_actions<C>(s: &Simulation<C>) -> Vec<crate::trajectory::GoldAction> {
+/// The gold actions of a simulation, each matched with τ²-bench's rule
+/// ([`CallIndex`]): its recorded action checks (re-checked, equal to the
+/// recorded verdict on every shared file: `gapscope tau2 check`), else the
+/// actions of its `task` where one is given (a simulation file with its
+/// task, a τ³ directory's `tasks`).
+pub fn gold_actions<C>(
+    s: &Simulation<C>,
+    task: Option<&Task>,
+) -> Vec<crate::trajectory::GoldAction> {
     let checks = s.action_checks();
-    if checks.is_empty() {
+    let actions: Vec<&Action> = if checks.is_empty() {
+        task.map(|t| t.actions().iter().collect())
+            .unwrap_or_default()
+    } else {
+        checks.iter().map(|c| &c.action).collect()
+    };
+    if actions.is_empty() {
         return Vec::new();
     }
     let mut calls = CallIndex::new(s);
-    checks
-        .iter()
-        .map(|c| crate::trajectory::GoldAction {
-            name: c.action.name.clone(),
-            arguments: Value::Object(c.action.arguments.clone()),
-            matched: calls.matches(&c.action),
+    actions
+        .into_iter()
+        .map(|a| crate::trajectory::GoldAction {
+            name: a.name.clone(),
+            arguments: Value::Object(a.arguments.clone()),
+            matched: calls.matches(a),
         })
         .collect()
 }
@@ -292,46 +316,61 @@ pub fn into_trajectories<C: Content>(
         .simulations
         .into_iter()
         .enumerate()
-        .map(|(i, s)| Trajectory {
-            gold_actions: gold_actions(&s),
-            source_id: s.id.as_ref().map(|id| format!("tau2\u{1f}{id}")),
-            id: s.id.unwrap_or_else(|| format!("{file}#{i}")),
-            model: model.to_string(),
-            family: None,
-            domain: domain.clone(),
-            task_id: s.task_id,
-            scenario_group: None,
-            trial: s.trial,
-            reward: s.reward_info.as_ref().and_then(|r| r.reward),
-            termination_reason: s.termination_reason,
-            messages: s
-                .messages
-                .into_iter()
-                .map(|m| {
-                    let tool_call_id = if m.role == "tool" { m.id } else { None };
-                    Message {
-                        content: m.content.and_then(Content::into_value),
-                        tool_calls: m
-                            .tool_calls
-                            .into_iter()
-                            .flatten()
-                            .map(|c| ToolCall {
-                                id: c.id,
-                                name: c.name,
-                                arguments: Value::Object(c.arguments.unwrap_or_default()),
-                            })
-                            .collect(),
-                        tool_call_id,
-                        error: m.error,
-                        role: m.role,
-                    }
-                })
-                .collect(),
-            labels: Default::default(),
-            stats: None,
-            details: Vec::new(),
+        .map(|(i, s)| {
+            let gold = gold_actions(&s, None);
+            into_trajectory(s, gold, &format!("{file}#{i}"), model, domain.clone())
         })
         .collect()
+}
+
+/// One simulation as a trajectory: `gold` its [`gold_actions`], `id` its
+/// name when the simulation has no `id`.
+pub fn into_trajectory<C: Content>(
+    s: Simulation<C>,
+    gold: Vec<crate::trajectory::GoldAction>,
+    id: &str,
+    model: &str,
+    domain: Option<String>,
+) -> Trajectory {
+    Trajectory {
+        gold_actions: gold,
+        source_id: s.id.as_ref().map(|id| format!("tau2\u{1f}{id}")),
+        id: s.id.unwrap_or_else(|| id.to_string()),
+        model: model.to_string(),
+        family: None,
+        domain,
+        task_id: s.task_id,
+        scenario_group: None,
+        trial: s.trial,
+        reward: s.reward_info.as_ref().and_then(|r| r.reward),
+        termination_reason: s.termination_reason,
+        messages: s
+            .messages
+            .into_iter()
+            .map(|m| {
+                let tool_call_id = if m.role == "tool" { m.id } else { None };
+                Message {
+                    content: m.content.and_then(Content::into_value),
+                    tool_calls: m
+                        .tool_calls
+                        .into_iter()
+                        .flatten()
+                        .map(|c| ToolCall {
+                            id: c.id,
+                            name: c.name,
+                            arguments: Value::Object(c.arguments.unwrap_or_default()),
+                        })
+                        .collect(),
+                    tool_call_id,
+                    error: m.error,
+                    role: m.role,
+                }
+            })
+            .collect(),
+        labels: Default::default(),
+        stats: None,
+        details: s.tau3.into_details(),
+    }
 }
 
 /// Canonical trajectories from a results file; `model` overrides the file's
@@ -342,7 +381,7 @@ pub fn to_trajectories(results: &Results, model: &str, file: &str) -> Vec<Trajec
         .iter()
         .enumerate()
         .map(|(i, s)| Trajectory {
-            gold_actions: gold_actions(s),
+            gold_actions: gold_actions(s, None),
             source_id: s.id.as_ref().map(|id| format!("tau2\u{1f}{id}")),
             id: s.id.clone().unwrap_or_else(|| format!("{file}#{i}")),
             model: model.to_string(),
@@ -375,7 +414,7 @@ pub fn to_trajectories(results: &Results, model: &str, file: &str) -> Vec<Trajec
                 .collect(),
             labels: Default::default(),
             stats: None,
-            details: Vec::new(),
+            details: s.tau3.clone().into_details(),
         })
         .collect()
 }
@@ -500,6 +539,7 @@ mod tests {
                 termination_reason: None,
                 reward_info: None,
                 messages: msgs,
+                tau3: Tau3Fields::default(),
             };
             let mut index = CallIndex::new(&sim);
             for name in ["a", "b", "c"] {
@@ -556,6 +596,7 @@ mod tests {
             }),
         };
         let info = Some(Info {
+            git_commit: None,
             agent_info: None,
             environment_info: Some(EnvironmentInfo {
                 domain_name: Some("airline".into()),
@@ -618,6 +659,7 @@ mod tests {
                 }]),
             }),
             messages: vec![],
+            tau3: Tau3Fields::default(),
         };
         let results = Results {
             info: None,
