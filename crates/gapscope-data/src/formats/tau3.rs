@@ -233,7 +233,12 @@ fn read_simulation_as<C: DeserializeOwned + Content>(
     options: &ReadOptions,
 ) -> Result<Corpus, String> {
     let text = text.trim_start_matches('\u{feff}');
-    let wrapped = matches!(&super::probe::probe(text), super::probe::Shape::Object(r) if r.has("simulation_run"));
+    // The wrapper by its key (in a text too broken to probe, by its name).
+    let wrapped = match &super::probe::probe(text) {
+        super::probe::Shape::Object(r) => r.has("simulation_run"),
+        super::probe::Shape::Other => text.contains("\"simulation_run\""),
+        _ => false,
+    };
     let mut warnings = Vec::new();
     let (sim, task, file_domain) = if wrapped {
         let w: Wrapper<C> = serde_json::from_str(text)
