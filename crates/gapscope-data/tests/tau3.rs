@@ -331,7 +331,15 @@ fn the_wrapper_reads_as_one_simulation_with_its_task() {
 fn a_full_duplex_simulation_with_tools_flattens_in_time_order() {
     let c = read_file(&fixtures().join("full_duplex_tools.json"));
     let t = &c.trajectories[0];
-    let got: Vec<(&str, Option<&str>, usize, Option<&str>, Option<bool>)> = t
+    /// (role, text, tool calls, the call answered, error).
+    type Seen<'a> = (
+        &'a str,
+        Option<&'a str>,
+        usize,
+        Option<&'a str>,
+        Option<bool>,
+    );
+    let got: Vec<Seen> = t
         .messages
         .iter()
         .map(|m| {

@@ -270,15 +270,14 @@ fn read_simulation_as<C: DeserializeOwned + Content>(
             "a lone simulation carries no `info.environment_info.domain_name`"
         }));
     }
-    let model = match &options.model {
-        Some(m) => m.clone(),
-        None => {
-            let m = stem(name).to_string();
-            warnings.push(format!(
-                "names no model (a simulation file carries no `info.agent_info.llm`): the file's name `{m}` is used as the model; give the name with --model"
-            ));
-            m
-        }
+    let model = if let Some(m) = &options.model {
+        m.clone()
+    } else {
+        let m = stem(name).to_string();
+        warnings.push(format!(
+            "names no model (a simulation file carries no `info.agent_info.llm`): the file's name `{m}` is used as the model; give the name with --model"
+        ));
+        m
     };
     if let Some(why) = bad_name("model name", &model) {
         return Err(format!("{why} (the file's name)"));
@@ -416,10 +415,77 @@ fn index_mismatch<C>(entry: &IndexEntry, s: &Simulation<C>) -> Option<String> {
     (!what.is_empty()).then(|| what.join(", "))
 }
 
-#[allow(
-    clippy::too_many_lines,
-    reason = "the directory's checks in Results.load's order, then one pass over its simulation files"
-)]
+/// τ²-bench's check that every indexed simulation has its file: the first
+/// missing one is a located error.
+fn check_index(meta_path: &str, run: &Run, sims: &[(&str, &str)]) -> Result<(), String> {
+    let Some(index) = &run.index else {
+        return Ok(());
+    };
+    let mut missing: Vec<&(usize, IndexEntry)> = index
+        .iter()
+        .filter(|(id, _)| !sims.iter().any(|(_, s)| s == id))
+        .map(|(_, e)| e)
+        .collect();
+    missing.sort_by_key(|(k, _)| *k);
+    match missing.first() {
+        None => Ok(()),
+        Some((k, e)) => Err(format!(
+            "{meta_path}: simulation_index[{k}] lists simulation `{}`, but the folder has no `simulations/{}.json`{}: the run is incomplete",
+            e.id,
+            e.id,
+            if missing.len() > 1 {
+                format!(" ({} listed simulations have no file)", missing.len())
+            } else {
+                String::new()
+            }
+        )),
+    }
+}
+
+/// The run's domain and model from `results.json` (else the options, else
+/// `unknown` and the folder's name, warned).
+fn run_names(
+    meta_path: &str,
+    run: &Run,
+    root: &str,
+    options: &ReadOptions,
+    warnings: &mut Vec<String>,
+) -> Result<(Option<String>, String), String> {
+    let domain = run
+        .info
+        .as_ref()
+        .and_then(|i| i.environment_info.as_ref())
+        .and_then(|e| e.domain_name.clone())
+        .or_else(|| options.domain.clone());
+    if domain.is_none() {
+        warnings.push(no_domain_warning(
+            "no `info.environment_info.domain_name` in its `results.json`",
+        ));
+    }
+    let file_model = run
+        .info
+        .as_ref()
+        .and_then(|i| i.agent_info.as_ref())
+        .and_then(|a| a.llm.clone());
+    let model = match (&options.model, file_model) {
+        (Some(m), _) => m.clone(),
+        (None, Some(m)) => m,
+        (None, None) => {
+            let m = root.rsplit('/').next().unwrap_or(root).to_string();
+            warnings.push(format!(
+                "names no model (no `info.agent_info.llm` in its `results.json`): the folder's name `{m}` is used as the model; give the name with --model"
+            ));
+            m
+        }
+    };
+    if let Some(why) = bad_name("model name", &model) {
+        return Err(format!("{why} ({meta_path})"));
+    }
+    Ok((domain, model))
+}
+
+/// [`read_group`] with message contents of type `C`: `results.json`, then
+/// each simulation file in path order.
 fn read_group_as<C: DeserializeOwned + Content>(
     group: &Group,
     folder: &mut dyn Folder,
@@ -443,61 +509,13 @@ fn read_group_as<C: DeserializeOwned + Content>(
         })
         .collect();
     let mut c = Corpus::default();
-    if let Some(index) = &run.index {
-        let mut missing: Vec<&(usize, IndexEntry)> = index
-            .iter()
-            .filter(|(id, _)| !sims.iter().any(|(_, s)| s == id))
-            .map(|(_, e)| e)
-            .collect();
-        missing.sort_by_key(|(k, _)| *k);
-        if let Some((k, e)) = missing.first() {
-            return Err(format!(
-                "{meta_path}: simulation_index[{k}] lists simulation `{}`, but the folder has no `simulations/{}.json`{}: the run is incomplete",
-                e.id,
-                e.id,
-                if missing.len() > 1 {
-                    format!(" ({} listed simulations have no file)", missing.len())
-                } else {
-                    String::new()
-                }
-            ));
-        }
-    }
+    check_index(&meta_path, &run, &sims)?;
     let root = if group.root.is_empty() {
         "."
     } else {
         group.root.as_str()
     };
-    let domain = run
-        .info
-        .as_ref()
-        .and_then(|i| i.environment_info.as_ref())
-        .and_then(|e| e.domain_name.clone())
-        .or_else(|| options.domain.clone());
-    if domain.is_none() {
-        c.warnings.push(no_domain_warning(
-            "no `info.environment_info.domain_name` in its `results.json`",
-        ));
-    }
-    let file_model = run
-        .info
-        .as_ref()
-        .and_then(|i| i.agent_info.as_ref())
-        .and_then(|a| a.llm.clone());
-    let model = match (&options.model, file_model) {
-        (Some(m), _) => m.clone(),
-        (None, Some(m)) => m,
-        (None, None) => {
-            let m = root.rsplit('/').next().unwrap_or(root).to_string();
-            c.warnings.push(format!(
-                "names no model (no `info.agent_info.llm` in its `results.json`): the folder's name `{m}` is used as the model; give the name with --model"
-            ));
-            m
-        }
-    };
-    if let Some(why) = bad_name("model name", &model) {
-        return Err(format!("{why} ({meta_path})"));
-    }
+    let (domain, model) = run_names(&meta_path, &run, root, options, &mut c.warnings)?;
     let mut grading = Grading {
         file: group.root.clone(),
         git_commit: run.info.as_ref().and_then(|i| i.git_commit.clone()),
@@ -505,23 +523,22 @@ fn read_group_as<C: DeserializeOwned + Content>(
     };
     let mut mismatches: Vec<String> = Vec::new();
     for (path, stem) in sims {
-        let entry = match &run.index {
-            Some(index) => match index.get(stem) {
-                Some((_, e)) => Some(e),
-                None => {
-                    c.skipped.push(LineError {
-                        line: 0,
-                        message: format!(
-                            "{path}: not in {meta_path}'s `simulation_index`, so not part of the run (τ²-bench's `Results.load` refuses such a folder); left out"
-                        ),
-                    });
-                    done += 1;
-                    progress(done, total);
-                    continue;
-                }
-            },
-            None => None,
-        };
+        let entry = run
+            .index
+            .as_ref()
+            .map(|index| index.get(stem).map(|(_, e)| e));
+        if entry.is_some_and(|e| e.is_none()) {
+            c.skipped.push(LineError {
+                line: 0,
+                message: format!(
+                    "{path}: not in {meta_path}'s `simulation_index`, so not part of the run (τ²-bench's `Results.load` refuses such a folder); left out"
+                ),
+            });
+            done += 1;
+            progress(done, total);
+            continue;
+        }
+        let entry = entry.flatten();
         let bytes = folder.read(path)?;
         done += 1;
         let parsed = crate::text::utf8(&bytes)
