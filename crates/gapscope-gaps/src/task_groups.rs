@@ -423,6 +423,7 @@ mod tests {
                 ),
             }),
             messages: vec![],
+            tau3: Default::default(),
         }
     }
 

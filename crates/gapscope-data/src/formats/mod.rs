@@ -51,6 +51,11 @@ pub struct Corpus {
     /// exception and no verifier reward): counted and listed, never scored.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub excluded: Vec<Excluded>,
+    /// The τ²-bench grading version of each file read, where it says
+    /// (`info.git_commit`, `reward_info.reward_basis`): compared across the
+    /// files by [`tau3::grading_warnings`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub grading: Vec<tau3::Grading>,
 }
 
 /// A trajectory [`Corpus::excluded`] from the scores, and why.
@@ -526,8 +531,10 @@ fn tau2_corpus<C: crate::formats::tau2::Content>(
     if let Some(why) = bad_name("model name", &m) {
         return Err(format!("{why} ({from})"));
     }
+    let grading = crate::formats::tau3::results_grading(name, &r);
     let c = Corpus {
         trajectories: crate::formats::tau2::into_trajectories(r, &m, name),
+        grading: grading.into_iter().collect(),
         warnings,
         ..Corpus::default()
     };

@@ -512,6 +512,9 @@ pub fn join_reads(reads: Vec<FileRead>, options: &TrajectoryOptions) -> Result<I
         })?;
         inputs.notes.push(format!("{name}: {n} labels applied"));
     }
+    // Files graded under different τ²-bench versions (issue 16).
+    let graded = crate::formats::tau3::grading_warnings(&inputs.corpus.grading);
+    inputs.notes.extend(graded);
     Ok(inputs)
 }
 
@@ -617,6 +620,14 @@ fn add_corpus(inputs: &mut Inputs, name: &str, c: crate::formats::Corpus) {
     }
     inputs.corpus.trajectories.extend(c.trajectories);
     inputs.corpus.excluded.extend(c.excluded);
+    let graded = c
+        .grading
+        .into_iter()
+        .map(|g| crate::formats::tau3::Grading {
+            file: name.to_string(),
+            ..g
+        });
+    inputs.corpus.grading.extend(graded);
     inputs.corpus.skipped.extend(c.skipped);
     inputs.corpus.notes.extend(c.notes);
     inputs.corpus.warnings.extend(c.warnings);
