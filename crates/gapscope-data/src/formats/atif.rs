@@ -246,7 +246,7 @@ fn located(text: &str, e: &serde_json::Error) -> AtifError {
 }
 
 /// The byte offset of (line, column), both 1-based as serde_json gives them.
-fn offset_of(text: &str, line: usize, column: usize) -> usize {
+pub(crate) fn offset_of(text: &str, line: usize, column: usize) -> usize {
     let start = if line <= 1 {
         0
     } else {
