@@ -260,7 +260,22 @@ pub fn read_group(
             .iter()
             .filter(|m| in_dir(group.relative(m), dir))
             .count();
-        match read_trial(group, dir, folder, options, &mut corpus, &mut tally) {
+        let read =
+            read_trial(group, dir, folder, options, &mut corpus, &mut tally).and_then(
+                |t| match t {
+                    Trial::Scored(mut t) => {
+                        if let Some(m) = &options.model {
+                            t.model.clone_from(m);
+                        }
+                        crate::trajectory::check_names(&t, options.model.is_none())
+                            .and_then(|()| crate::trajectory::check_labels(&t))
+                            .map_err(|why| format!("{}: {why}", trial_label(group, dir)))?;
+                        Ok(Trial::Scored(t))
+                    }
+                    excluded @ Trial::Excluded(_) => Ok(excluded),
+                },
+            );
+        match read {
             Ok(Trial::Scored(mut t)) => {
                 if options.light && options.keep.as_deref() != Some(t.id.as_str()) {
                     t.lighten();
@@ -277,6 +292,7 @@ pub fn read_group(
         done += n_members;
         progress(done, total);
     }
+    progress(total, total);
     finish_warnings(&mut corpus, &tally, trials.len());
     if corpus.trajectories.is_empty() {
         return Err(nothing_read(group, &corpus, trials.len()));
