@@ -540,7 +540,7 @@ fn harbor_error_policy_decides_what_is_scored() {
     assert!(c
         .warnings
         .iter()
-        .any(|w| w.contains("several rewards and none named `reward` (pass, partial)")));
+        .any(|w| w.contains("several rewards and none named `reward` (partial, pass)")));
     assert!(c
         .warnings
         .iter()
