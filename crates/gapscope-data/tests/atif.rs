@@ -544,7 +544,7 @@ fn harbor_error_policy_decides_what_is_scored() {
     assert!(c
         .warnings
         .iter()
-        .any(|w| w.starts_with("6 trials have no `agent/trajectory.json`")));
+        .any(|w| w.starts_with("5 trials have no `agent/trajectory.json`")));
 }
 
 #[test]
