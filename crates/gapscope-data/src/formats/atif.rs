@@ -194,6 +194,12 @@ pub struct Parsed {
 /// Read one ATIF document.
 pub fn parse(text: &str) -> Result<Parsed, AtifError> {
     let text = text.trim_start_matches('\u{feff}');
+    if !text.trim_start().starts_with('{') {
+        return Err(AtifError::Invalid {
+            path: "the document".into(),
+            message: "expected a JSON object (an ATIF trajectory)".into(),
+        });
+    }
     let doc: Doc = match serde_json::from_str(text) {
         Ok(d) => d,
         Err(e) => {
@@ -230,8 +236,14 @@ fn version_minor(v: &str) -> Option<u32> {
 /// A serde error with the JSON path of where it happened.
 fn located(text: &str, e: &serde_json::Error) -> AtifError {
     let (line, column) = (e.line(), e.column());
-    let path = json_path_at(text, offset_of(text, line, column));
     let message = e.to_string();
+    // A missing field is reported at the end of its object: the object's
+    // path, not its last member's.
+    let path = json_path(
+        text,
+        offset_of(text, line, column),
+        message.starts_with("missing field"),
+    );
     // serde_json appends " at line L column C": said once, below.
     let message = message
         .rsplit_once(" at line ")
@@ -260,7 +272,9 @@ pub(crate) fn offset_of(text: &str, line: usize, column: usize) -> usize {
 /// The JSON path (`steps[3].observation.results[0]`) of the value open at
 /// `offset` in `text`, by a scan of the structure before it (no values
 /// built; any depth).
-pub(crate) fn json_path_at(text: &str, offset: usize) -> String {
+/// `object`: the path of the innermost object itself (without the member
+/// last opened in it).
+pub(crate) fn json_path(text: &str, offset: usize, object: bool) -> String {
     enum Frame {
         Object { key: Option<String>, in_key: bool },
         Array { index: usize },
@@ -309,6 +323,11 @@ pub(crate) fn json_path_at(text: &str, offset: usize) -> String {
             _ => {}
         }
         i += 1;
+    }
+    if object {
+        if let Some(Frame::Object { in_key, .. }) = stack.last_mut() {
+            *in_key = true;
+        }
     }
     let mut path = String::new();
     for f in &stack {
@@ -782,12 +801,12 @@ mod tests {
     fn json_paths_name_the_open_value() {
         let t = r#"{"steps": [{"a": 1}, {"observation": {"results": [{"content": 5"#;
         assert_eq!(
-            json_path_at(t, t.len()),
+            json_path(t, t.len(), false),
             "steps[1].observation.results[0].content"
         );
-        assert_eq!(json_path_at("{\"a\": \"x,]\", \"b\": [", 19), "b[0]");
-        assert_eq!(json_path_at("[1, 2", 5), "[1]");
-        assert_eq!(json_path_at("", 0), "the document");
+        assert_eq!(json_path("{\"a\": \"x,]\", \"b\": [", 19, false), "b[0]");
+        assert_eq!(json_path("[1, 2", 5, false), "[1]");
+        assert_eq!(json_path("", 0, false), "the document");
     }
 
     #[test]

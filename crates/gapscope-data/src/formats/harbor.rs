@@ -425,8 +425,12 @@ fn read_trial(
         let text =
             read_text(folder, result_path).map_err(|e| format!("{who}: result.json: {e}"))?;
         serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
-            let path = atif::json_path_at(&text, atif::offset_of(&text, e.line(), e.column()));
             let msg = e.to_string();
+            let path = atif::json_path(
+                &text,
+                atif::offset_of(&text, e.line(), e.column()),
+                msg.starts_with("missing field"),
+            );
             let msg = msg
                 .rsplit_once(" at line ")
                 .map_or(msg.as_str(), |(m, _)| m);
