@@ -283,7 +283,8 @@ fn a_job_folder_on_disk() {
     assert_eq!(g.format, FolderFormat::HarborJob);
     let c = c.unwrap();
     // Four trials: three scored, one infrastructure error.
-    let got: Vec<(&str, &str, Option<&str>, &str, Option<f64>)> = c
+    type Row<'a> = (&'a str, &'a str, Option<&'a str>, &'a str, Option<f64>);
+    let got: Vec<Row> = c
         .trajectories
         .iter()
         .map(|t| {

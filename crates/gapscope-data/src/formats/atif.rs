@@ -94,8 +94,8 @@ enum Source {
 
 #[derive(Deserialize)]
 struct Step {
-    #[serde(default)]
-    step_id: Option<i64>,
+    #[serde(default, rename = "step_id")]
+    id: Option<i64>,
     source: Source,
     #[serde(default)]
     model_name: Option<String>,
@@ -159,6 +159,7 @@ struct Metrics {
 }
 
 #[derive(Deserialize)]
+#[allow(clippy::struct_field_names, reason = "ATIF's own field names")]
 struct FinalMetrics {
     #[serde(default)]
     total_prompt_tokens: Option<i64>,
@@ -527,6 +528,67 @@ fn note(notes: &mut Vec<String>, dropped: &mut usize, text: String) {
     }
 }
 
+/// What a document says beyond its messages, in the order shown.
+fn details_of(
+    doc: &Doc,
+    model: Option<&str>,
+    sums: &Sums,
+    refs: &[(usize, &SubRef)],
+    copied: usize,
+) -> Vec<Detail> {
+    let mut details = vec![Detail {
+        label: "agent".into(),
+        value: Value::from(match &doc.agent.version {
+            Some(v) => format!("{} {v}", doc.agent.name),
+            None => doc.agent.name.clone(),
+        }),
+    }];
+    details.push(Detail {
+        label: "ATIF".into(),
+        value: Value::Object(present(&[
+            (
+                "schema_version",
+                Some(Value::from(doc.schema_version.as_str())),
+            ),
+            ("session_id", doc.session_id.clone().map(Value::from)),
+            ("trajectory_id", doc.trajectory_id.clone().map(Value::from)),
+        ])),
+    });
+    let mut step_models: Vec<&str> = Vec::new();
+    for m in doc.steps.iter().filter_map(|s| s.model_name.as_deref()) {
+        if Some(m) != model && !step_models.contains(&m) && step_models.len() < 10 {
+            step_models.push(m);
+        }
+    }
+    if !step_models.is_empty() {
+        details.push(Detail {
+            label: "other models of steps".into(),
+            value: json!(step_models),
+        });
+    }
+    details.extend(tokens_detail(doc, sums));
+    details.extend(subagents_detail(doc, refs));
+    if copied > 0 {
+        details.push(Detail {
+            label: "steps copied from an earlier trajectory for context".into(),
+            value: Value::from(copied),
+        });
+    }
+    if let Some(c) = &doc.continued_trajectory_ref {
+        details.push(Detail {
+            label: "continued in".into(),
+            value: Value::from(c.as_str()),
+        });
+    }
+    if let Some(n) = doc.notes.as_deref().filter(|n| !n.is_empty()) {
+        details.push(Detail {
+            label: "notes".into(),
+            value: Value::from(n.chars().take(2000).collect::<String>()),
+        });
+    }
+    details
+}
+
 fn convert(doc: &Doc) -> Result<Parsed, AtifError> {
     if doc.steps.is_empty() {
         return Err(AtifError::Invalid {
@@ -542,8 +604,8 @@ fn convert(doc: &Doc) -> Result<Parsed, AtifError> {
     let mut sums = Sums::default();
     let mut copied = 0usize;
     for (i, step) in doc.steps.iter().enumerate() {
-        if step.step_id != Some(i as i64 + 1) {
-            let found = step.step_id.map_or("missing".into(), |s| s.to_string());
+        if step.id != Some(i as i64 + 1) {
+            let found = step.id.map_or("missing".into(), |s| s.to_string());
             note(
                 &mut notes,
                 &mut dropped,
@@ -629,56 +691,7 @@ fn convert(doc: &Doc) -> Result<Parsed, AtifError> {
         .model_name
         .clone()
         .or_else(|| first_step_model(doc).map(str::to_string));
-    let mut details = vec![Detail {
-        label: "agent".into(),
-        value: Value::from(match &doc.agent.version {
-            Some(v) => format!("{} {v}", doc.agent.name),
-            None => doc.agent.name.clone(),
-        }),
-    }];
-    details.push(Detail {
-        label: "ATIF".into(),
-        value: Value::Object(present(&[
-            (
-                "schema_version",
-                Some(Value::from(doc.schema_version.as_str())),
-            ),
-            ("session_id", doc.session_id.clone().map(Value::from)),
-            ("trajectory_id", doc.trajectory_id.clone().map(Value::from)),
-        ])),
-    });
-    let mut step_models: Vec<&str> = Vec::new();
-    for m in doc.steps.iter().filter_map(|s| s.model_name.as_deref()) {
-        if Some(m) != model.as_deref() && !step_models.contains(&m) && step_models.len() < 10 {
-            step_models.push(m);
-        }
-    }
-    if !step_models.is_empty() {
-        details.push(Detail {
-            label: "other models of steps".into(),
-            value: json!(step_models),
-        });
-    }
-    details.extend(tokens_detail(doc, &sums));
-    details.extend(subagents_detail(doc, &refs));
-    if copied > 0 {
-        details.push(Detail {
-            label: "steps copied from an earlier trajectory for context".into(),
-            value: Value::from(copied),
-        });
-    }
-    if let Some(c) = &doc.continued_trajectory_ref {
-        details.push(Detail {
-            label: "continued in".into(),
-            value: Value::from(c.as_str()),
-        });
-    }
-    if let Some(n) = doc.notes.as_deref().filter(|n| !n.is_empty()) {
-        details.push(Detail {
-            label: "notes".into(),
-            value: Value::from(n.chars().take(2000).collect::<String>()),
-        });
-    }
+    let details = details_of(doc, model.as_deref(), &sums, &refs, copied);
     let identity = (doc.session_id.is_some() || doc.trajectory_id.is_some()).then(|| {
         format!(
             "atif\u{1f}{}\u{1f}{}\u{1f}{}",

@@ -85,6 +85,10 @@ pub trait Folder {
 /// Sort a folder's files (relative paths) into directory formats and loose
 /// files. Folders are looked at shallowest first; a folder that is a
 /// directory format takes every file under it (a job takes its trials).
+#[allow(
+    clippy::case_sensitive_file_extension_comparisons,
+    reason = "τ²-bench writes its simulation files as `.json`, lower case"
+)]
 pub fn plan(paths: &[String]) -> Plan {
     // Each folder's files (by name) and subfolders (by name).
     let mut files: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
@@ -178,6 +182,10 @@ pub fn plan(paths: &[String]) -> Plan {
 /// Whether a group takes the file at `path` under its root: a τ³ directory
 /// takes `results.json` and `simulations/*.json` only (anything else beside
 /// them is a loose file); Harbor folders take everything under them.
+#[allow(
+    clippy::case_sensitive_file_extension_comparisons,
+    reason = "τ²-bench writes its simulation files as `.json`, lower case"
+)]
 fn takes(g: &Group, path: &str) -> bool {
     match g.format {
         FolderFormat::Tau3Results => {
