@@ -274,6 +274,18 @@ fn profiles_tau2_bare_list() {
     ]));
 }
 
+/// Bare ATIF trajectories (Harbor's golden files, ATIF-v1.5): no task set,
+/// no reward; the OpenHands one names no model (the agent's name is used).
+#[test]
+fn profiles_atif_bare_trajectories() {
+    assert_cmd_snapshot!(run(&[
+        "profiles",
+        "--json",
+        "--trajectories",
+        "crates/gapscope-data/tests/fixtures/atif/openhands__hello-world.trajectory.json,crates/gapscope-data/tests/fixtures/atif/terminus_2__hello-world-timeout.trajectory.json",
+    ]));
+}
+
 // ---------------------------------------------------------------- stability
 
 /// The committed synthetic corpus (60 tasks in 12 groups), 1,000 draws and

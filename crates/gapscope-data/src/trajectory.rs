@@ -150,6 +150,8 @@ pub fn identity_kind(identity: &str) -> &'static str {
         Some("tau2") => "the same τ²-bench simulation ids",
         Some("inspect") => "the same Inspect eval id, sample ids and epochs",
         Some("jsonl") => "the same trajectory ids and models",
+        Some("atif") => "the same ATIF session ids, trajectory ids and agents",
+        Some("harbor") => "the same Harbor trial ids",
         _ => "byte-identical files",
     }
 }

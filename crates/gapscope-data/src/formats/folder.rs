@@ -83,6 +83,10 @@ pub trait Folder {
 /// Sort a folder's files (relative paths) into directory formats and loose
 /// files. Folders are looked at shallowest first; a folder that is a
 /// directory format takes every file under it (a job takes its trials).
+#[allow(
+    clippy::case_sensitive_file_extension_comparisons,
+    reason = "τ²-bench writes its simulation files as `.json`, lower case"
+)]
 pub fn plan(paths: &[String]) -> Plan {
     // Each folder's files (by name) and subfolders (by name).
     let mut files: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
@@ -107,8 +111,20 @@ pub fn plan(paths: &[String]) -> Plan {
             format!("{dir}/{name}")
         }
     };
+    // A Harbor trial: `result.json` beside what Harbor's `TrialPaths`
+    // writes into a trial folder (`agent/`, `verifier/`, `artifacts/`,
+    // `steps/` of a multi-step trial, `trial.log`, `exception.txt`). Only
+    // files are listed, so a trial that failed before its agent or
+    // verifier wrote anything (an environment that did not start) is
+    // known by its `trial.log` or `exception.txt`; a job folder has
+    // `job.log` instead.
     let is_trial = |dir: &str| {
-        has_file(dir, "result.json") && (has_dir(dir, "agent") || has_dir(dir, "verifier"))
+        has_file(dir, "result.json")
+            && (["agent", "verifier", "artifacts", "steps"]
+                .iter()
+                .any(|d| has_dir(dir, d))
+                || has_file(dir, "trial.log")
+                || has_file(dir, "exception.txt"))
     };
     let mut dirs: Vec<&str> = files.keys().chain(subdirs.keys()).copied().collect();
     dirs.sort_by_key(|d| (depth(d), *d));
@@ -164,6 +180,10 @@ pub fn plan(paths: &[String]) -> Plan {
 /// Whether a group takes the file at `path` under its root: a τ³ directory
 /// takes `results.json` and `simulations/*.json` only (anything else beside
 /// them is a loose file); Harbor folders take everything under them.
+#[allow(
+    clippy::case_sensitive_file_extension_comparisons,
+    reason = "τ²-bench writes its simulation files as `.json`, lower case"
+)]
 fn takes(g: &Group, path: &str) -> bool {
     match g.format {
         FolderFormat::Tau3Results => {
@@ -263,6 +283,44 @@ mod tests {
         );
         // `results.json` without `simulations/` is a loose file.
         assert_eq!(p.files, paths(&["results.json"]));
+    }
+
+    #[test]
+    fn harbor_trials_without_agent_or_verifier_files_are_trials() {
+        // An environment that never started leaves `agent/` and `verifier/`
+        // empty (not listed); a multi-step trial keeps them under `steps/`.
+        let p = plan(&paths(&[
+            "job/config.json",
+            "job/result.json",
+            "job/job.log",
+            "job/env-fail__AAAAAAA/config.json",
+            "job/env-fail__AAAAAAA/result.json",
+            "job/env-fail__AAAAAAA/trial.log",
+            "job/env-fail__AAAAAAA/exception.txt",
+            "job/multi__BBBBBBB/result.json",
+            "job/multi__BBBBBBB/steps/one/agent/trajectory.json",
+            "lone/result.json",
+            "lone/exception.txt",
+            "not-a-trial/result.json",
+            "not-a-trial/config.json",
+        ]));
+        let roots: Vec<(&str, FolderFormat)> = p
+            .groups
+            .iter()
+            .map(|g| (g.root.as_str(), g.format))
+            .collect();
+        assert_eq!(
+            roots,
+            [
+                ("job", FolderFormat::HarborJob),
+                ("lone", FolderFormat::HarborTrial)
+            ]
+        );
+        assert_eq!(p.groups[0].members.len(), 9);
+        assert_eq!(
+            p.files,
+            paths(&["not-a-trial/config.json", "not-a-trial/result.json"])
+        );
     }
 
     #[test]
