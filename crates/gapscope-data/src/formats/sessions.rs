@@ -73,6 +73,9 @@ pub(super) fn parts_of(v: Option<Value>) -> Vec<Part> {
 
 /// One JSON line as `T`, or why not (`column N: …`; the caller adds the line).
 pub(super) fn parse_line<'a, T: serde::Deserialize<'a>>(raw: &'a str) -> Result<T, String> {
+    if !raw.trim_start().starts_with('{') {
+        return Err("expected a JSON object (one event a line)".into());
+    }
     serde_json::from_str(raw).map_err(|e| {
         format!(
             "column {}: {}",
