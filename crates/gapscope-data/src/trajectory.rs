@@ -150,6 +150,8 @@ pub fn identity_kind(identity: &str) -> &'static str {
         Some("tau2") => "the same τ²-bench simulation ids",
         Some("inspect") => "the same Inspect eval id, sample ids and epochs",
         Some("jsonl") => "the same trajectory ids and models",
+        Some("claude_code") => "the same Claude Code session ids",
+        Some("codex") => "the same Codex thread ids",
         _ => "byte-identical files",
     }
 }
