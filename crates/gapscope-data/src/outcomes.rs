@@ -73,7 +73,8 @@ struct Row {
     trajectory: usize,
     task: String,
     reward: Option<f64>,
-    domain: Option<Option<String>>,
+    /// With a `domain` column: the cell (`None` when empty).
+    domain: Option<String>,
 }
 
 /// Apply an outcomes CSV to the corpus: each row sets its trajectory's task
@@ -158,13 +159,12 @@ pub fn apply_outcomes(corpus: &mut Corpus, text: &str) -> Result<usize, Outcomes
         }
         let reward = reward(cell(cr)).map_err(|m| bad("reward", m))?;
         let domain = match cd.map(cell) {
-            None => None,
-            Some("") => Some(None),
+            None | Some("") => None,
             Some(d) => {
                 if let Some(why) = bad_name("domain", d) {
                     return Err(bad("domain", why));
                 }
-                Some(Some(d.to_string()))
+                Some(d.to_string())
             }
         };
         rows.push(Row {
@@ -182,8 +182,8 @@ pub fn apply_outcomes(corpus: &mut Corpus, text: &str) -> Result<usize, Outcomes
         let t = &mut corpus.trajectories[r.trajectory];
         t.task_id = r.task;
         t.reward = r.reward;
-        if let Some(d) = r.domain {
-            t.domain = d;
+        if cd.is_some() {
+            t.domain = r.domain;
         }
     }
     Ok(n)

@@ -4,6 +4,8 @@
 //! (which reads the JSON lines with Python's `json`, not gapscope) or
 //! counted by hand from the fixture, as the comments say.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use gapscope_data::formats::{detect, read_any_bytes, ReadOptions, TrajectoryFormat};
 use gapscope_data::ingest::{read_inputs, Messages, TrajectoryOptions};
 use gapscope_data::trajectory::Trajectory;

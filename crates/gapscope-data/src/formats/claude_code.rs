@@ -86,6 +86,7 @@ struct LineMessage {
 }
 
 #[derive(Clone, Copy, Default, Deserialize)]
+#[allow(clippy::struct_field_names, reason = "the Messages API's own names")]
 struct Usage {
     #[serde(default)]
     input_tokens: Option<u64>,
@@ -323,14 +324,15 @@ impl State {
             let id = match (&l.agent_id, known) {
                 (Some(agent), _) => format!("{session}/agent-{agent}"),
                 (None, Some(id)) => id,
-                (None, None) => match (&l.parent_uuid, self.last_chain.get(session)) {
-                    (Some(_), Some(last)) => last.clone(),
-                    _ => {
+                (None, None) => {
+                    if let (Some(_), Some(last)) = (&l.parent_uuid, self.last_chain.get(session)) {
+                        last.clone()
+                    } else {
                         let n = self.chains.entry(session.to_string()).or_insert(0);
                         *n += 1;
                         format!("{session}/sidechain-{n}")
                     }
-                },
+                }
             };
             if let Some(u) = &l.uuid {
                 self.chain_of.insert(u.clone(), id.clone());

@@ -264,22 +264,21 @@ pub fn read(name: &str, text: &str, _options: &ReadOptions) -> Result<Corpus, St
         });
     }
     let file_stem = stem(name);
-    let id = match thread.id.take() {
-        Some(id) => id,
-        None => {
-            // rollout-<timestamp>-<uuid>: the uuid is the last 36 characters.
-            let id = file_stem
-                .len()
-                .checked_sub(36)
-                .and_then(|i| file_stem.get(i..))
-                .filter(|u| u.len() == 36 && u.chars().filter(|&c| c == '-').count() == 4)
-                .unwrap_or(file_stem)
-                .to_string();
-            corpus.warnings.push(format!(
-                "has no `session_meta` line with the thread `id`: the id `{id}` is taken from the file's name"
-            ));
-            id
-        }
+    let id = if let Some(id) = thread.id.take() {
+        id
+    } else {
+        // rollout-<timestamp>-<uuid>: the uuid is the last 36 characters.
+        let id = file_stem
+            .len()
+            .checked_sub(36)
+            .and_then(|i| file_stem.get(i..))
+            .filter(|u| u.len() == 36 && u.chars().filter(|&c| c == '-').count() == 4)
+            .unwrap_or(file_stem)
+            .to_string();
+        corpus.warnings.push(format!(
+            "has no `session_meta` line with the thread `id`: the id `{id}` is taken from the file's name"
+        ));
+        id
     };
     if let Some(why) = bad_name("thread id", &id) {
         return Err(why);
@@ -334,33 +333,31 @@ pub fn read(name: &str, text: &str, _options: &ReadOptions) -> Result<Corpus, St
 fn read_line(thread: &mut Thread, raw: &str) -> Result<(), String> {
     let l: Line = parse_line(raw)?;
     match l.kind.as_str() {
-        "session_meta" => {
-            if thread.id.is_none() {
-                let Value::Object(p) = l.payload else {
-                    return Err("payload: expected an object (the session's metadata)".into());
-                };
-                let id = p
-                    .get("id")
-                    .or_else(|| p.get("session_id"))
-                    .and_then(Value::as_str)
-                    .ok_or("payload: a `session_meta` without a string `id`")?;
-                if let Some(why) = bad_name("thread id", id) {
-                    return Err(format!("payload.id: {why}"));
-                }
-                thread.id = Some(id.to_string());
-                for key in [
-                    "cwd",
-                    "cli_version",
-                    "originator",
-                    "source",
-                    "model_provider",
-                    "git",
-                    "forked_from_id",
-                    "parent_thread_id",
-                ] {
-                    if let Some(v) = p.get(key).filter(|v| !v.is_null()) {
-                        thread.meta.insert(key.into(), v.clone());
-                    }
+        "session_meta" if thread.id.is_none() => {
+            let Value::Object(p) = l.payload else {
+                return Err("payload: expected an object (the session's metadata)".into());
+            };
+            let id = p
+                .get("id")
+                .or_else(|| p.get("session_id"))
+                .and_then(Value::as_str)
+                .ok_or("payload: a `session_meta` without a string `id`")?;
+            if let Some(why) = bad_name("thread id", id) {
+                return Err(format!("payload.id: {why}"));
+            }
+            thread.id = Some(id.to_string());
+            for key in [
+                "cwd",
+                "cli_version",
+                "originator",
+                "source",
+                "model_provider",
+                "git",
+                "forked_from_id",
+                "parent_thread_id",
+            ] {
+                if let Some(v) = p.get(key).filter(|v| !v.is_null()) {
+                    thread.meta.insert(key.into(), v.clone());
                 }
             }
         }
