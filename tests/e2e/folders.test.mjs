@@ -91,7 +91,7 @@ test('a picked folder is read by content, with what was skipped and why, as the 
   assert.deepEqual(cli.listed, [
     'read runs/a/first.jsonl: canonical JSONL, 4 trajectories',
     `read runs/b/second.jsonl: canonical JSONL, ${lines.length - 4} trajectories`,
-    'skipped runs/README.md: not a trajectory, profile or label file (not JSON, and not a table with a `model` column)',
+    'skipped runs/README.md: not a trajectory, profile, label or outcomes file (not JSON, and not a table with a `model` column)',
     'skipped runs/b/tasks.json: a τ²-bench tasks file (tasks, not trajectories; give it to `gapscope tau2 --tasks` for the results it belongs to)',
   ]);
   // The trajectories of both files, as the CLI counts them.

@@ -76,22 +76,38 @@ fn ingest(
     }
 }
 
-/// Read trajectory files (malformed lines reported on stderr and skipped) and
-/// apply a label CSV. A file given as trajectories that is not one is an
-/// error naming why each reader declined it; a file given as labels must be
-/// a label CSV.
+/// What a file was given as, beside the trajectory files.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Given {
+    Trajectories,
+    Labels,
+    Outcomes,
+}
+
+/// Read trajectory files (malformed lines reported on stderr and skipped),
+/// apply an outcomes CSV and a label CSV. A file given as trajectories that
+/// is not one is an error naming why each reader declined it; a file given
+/// as labels must be a label CSV, one given as outcomes an outcomes CSV.
 pub fn read_corpus(
     paths: &[PathBuf],
     labels: Option<&Path>,
+    outcomes: Option<&Path>,
     options: &TrajectoryOptions,
 ) -> Result<Corpus, String> {
-    let all: Vec<&Path> = paths.iter().map(PathBuf::as_path).chain(labels).collect();
+    let mut given: Vec<Given> = vec![Given::Trajectories; paths.len()];
+    given.extend(outcomes.map(|_| Given::Outcomes));
+    given.extend(labels.map(|_| Given::Labels));
+    let all: Vec<&Path> = paths
+        .iter()
+        .map(PathBuf::as_path)
+        .chain(outcomes)
+        .chain(labels)
+        .collect();
     let inputs = ingest(&all, options, false, |k, read| {
         let name = &read.name;
-        let is_labels = labels == Some(all[k]);
         let in_folder = all[k].is_dir();
-        match (&read.content, is_labels) {
-            (FileContent::Trajectories(c), false) => {
+        match (&read.content, given[k]) {
+            (FileContent::Trajectories(c), Given::Trajectories) => {
                 for e in c.skipped.iter().take(20) {
                     eprintln!("{}", term_safe(&format!("{name}: {e} (skipped)")));
                 }
@@ -110,16 +126,26 @@ pub fn read_corpus(
                 }
                 Ok(())
             }
-            (FileContent::Labels(_), true) => Ok(()),
-            // A folder's profile tables and label files (its summary says
-            // what each file was read as).
-            (FileContent::Text(_) | FileContent::Labels(_), false) if in_folder => Ok(()),
-            (_, true) => Err(Stop::Message(format!(
+            (FileContent::Labels(_), Given::Labels)
+            | (FileContent::Outcomes(_), Given::Outcomes) => Ok(()),
+            // A folder's profile tables, label and outcomes files (its
+            // summary says what each file was read as).
+            (
+                FileContent::Text(_) | FileContent::Labels(_) | FileContent::Outcomes(_),
+                Given::Trajectories,
+            ) if in_folder => Ok(()),
+            (_, Given::Labels) => Err(Stop::Message(format!(
                 "{name}: not a label CSV (expected the columns trajectory_id,operation,requirement,label)"
+            ))),
+            (_, Given::Outcomes) => Err(Stop::Message(format!(
+                "{name}: not an outcomes CSV (expected the columns trajectory_id,task_id,reward, and optionally domain)"
             ))),
             // Read whole (not JSONL) and recognized by no trajectory reader:
             // why each reader declined it.
-            (FileContent::Text(text) | FileContent::Labels(text), false) => {
+            (
+                FileContent::Text(text) | FileContent::Labels(text) | FileContent::Outcomes(text),
+                Given::Trajectories,
+            ) => {
                 Err(Stop::Message(format!(
                     "{name}: no trajectory could be read; each reader declined it: {}",
                     readers_declined(text.as_bytes()).join("; ")
@@ -138,14 +164,25 @@ pub fn read_corpus(
 
 /// Read the files and join them (one file: read as it is). Returns the table
 /// and each file's name (its base name), size and SHA-256 for the manifest,
-/// hashed as the file is streamed; join notes go to stderr.
+/// hashed as the file is streamed; join notes go to stderr. Each of
+/// `paths` that is in `outcomes` must be an outcomes CSV.
 pub fn read_profiles(
     paths: &[PathBuf],
     overrides: &RoleOverrides,
     options: &TrajectoryOptions,
+    outcomes: &[PathBuf],
 ) -> Result<(ProfileTable, Vec<Input>), String> {
     let all: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
-    let mut inputs = ingest(&all, options, true, |_, _| Ok(()))?;
+    let mut inputs = ingest(&all, options, true, |k, read| {
+        if outcomes.iter().any(|o| o == all[k]) && !matches!(read.content, FileContent::Outcomes(_))
+        {
+            return Err(Stop::Message(format!(
+                "{}: not an outcomes CSV (expected the columns trajectory_id,task_id,reward, and optionally domain)",
+                read.name
+            )));
+        }
+        Ok(())
+    })?;
     // The manifest names files by their base name.
     let digests = std::mem::take(&mut inputs.digests)
         .into_iter()

@@ -35,6 +35,8 @@ pub enum InputKind {
     Trajectories,
     /// A label CSV (`--labels`).
     Labels,
+    /// An outcomes CSV (`--outcomes`: task and reward by trajectory id).
+    Outcomes,
 }
 
 /// One file of the command: its name in the folder the command runs in, its

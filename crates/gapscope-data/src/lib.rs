@@ -4,7 +4,8 @@
 //!   columns) and their CSV/JSON readers.
 //! - [`trajectory`]: the trajectory model (types and name checks).
 //! - [`formats`]: one reader per trajectory format and the sniffer.
-//! - [`labels`]: label CSVs; [`operations`]: operation profiles from labels.
+//! - [`labels`]: label CSVs; [`outcomes`]: outcomes CSVs (task and reward
+//!   by trajectory id); [`operations`]: operation profiles from labels.
 //! - [`ingest`]: every input, bytes or stream, through one reader into
 //!   [`ingest::Inputs`]; the join of profile tables on `model`.
 //! - [`digest`]: each input's name, size and SHA-256 for the manifest;
@@ -16,6 +17,7 @@ pub mod ingest;
 pub mod join;
 pub mod labels;
 pub mod operations;
+pub mod outcomes;
 pub mod profile;
 pub mod text;
 pub mod trajectory;

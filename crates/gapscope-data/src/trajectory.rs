@@ -152,6 +152,8 @@ pub fn identity_kind(identity: &str) -> &'static str {
         Some("jsonl") => "the same trajectory ids and models",
         Some("atif") => "the same ATIF session ids, trajectory ids and agents",
         Some("harbor") => "the same Harbor trial ids",
+        Some("claude_code") => "the same Claude Code session ids",
+        Some("codex") => "the same Codex thread ids",
         _ => "byte-identical files",
     }
 }

@@ -105,6 +105,7 @@ fn command(recipe: &Recipe, settings: &SettingsReport) -> String {
         (InputKind::Profiles, "--profiles"),
         (InputKind::Trajectories, "--trajectories"),
         (InputKind::Labels, "--labels"),
+        (InputKind::Outcomes, "--outcomes"),
     ] {
         for f in recipe.files.iter().filter(|f| f.kind == kind) {
             words.push(flag.into());

@@ -99,7 +99,9 @@ impl Attached {
                 Ok((n, b))
             }
             Attached::Read(r) => match r.content {
-                FileContent::Text(t) | FileContent::Labels(t) => Ok((r.name, t.into_bytes())),
+                FileContent::Text(t) | FileContent::Labels(t) | FileContent::Outcomes(t) => {
+                    Ok((r.name, t.into_bytes()))
+                }
                 // `read_plan` reads ahead only for jobs that read inputs.
                 FileContent::Trajectories(_) => Err(format!(
                     "internal error: {} was parsed before the job that needs its text",

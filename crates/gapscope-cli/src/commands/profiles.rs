@@ -12,13 +12,18 @@ use crate::ingest;
 
 #[derive(Args)]
 pub struct ProfilesArgs {
-    /// Trajectory files: canonical JSONL, τ²-bench results files, or
-    /// Inspect AI logs (`.eval` or `.json`).
+    /// Trajectory files: canonical JSONL, τ²-bench results files,
+    /// Inspect AI logs (`.eval` or `.json`), Claude Code or Codex sessions,
+    /// … (docs/formats.md).
     #[arg(long, required = true, value_delimiter = ',')]
     trajectories: Vec<PathBuf>,
     /// A label CSV: trajectory_id,operation,requirement,label[,turn].
     #[arg(long)]
     labels: Option<PathBuf>,
+    /// An outcomes CSV: trajectory_id,task_id,reward[,domain] — the task and
+    /// reward of trajectories whose files have none (Claude Code, Codex).
+    #[arg(long)]
+    outcomes: Option<PathBuf>,
     /// Use every task, not only the tasks every model attempted.
     #[arg(long)]
     all_tasks: bool,
@@ -59,7 +64,12 @@ pub fn run(args: ProfilesArgs) -> Result<String, String> {
         keep_repeats: args.keep_repeats,
         model: args.model,
     };
-    let corpus = ingest::read_corpus(&args.trajectories, args.labels.as_deref(), &options)?;
+    let corpus = ingest::read_corpus(
+        &args.trajectories,
+        args.labels.as_deref(),
+        args.outcomes.as_deref(),
+        &options,
+    )?;
     let options = ProfileOptions {
         all_tasks: args.all_tasks,
         macro_definition: args.macro_definition.to_definition(),

@@ -31,6 +31,11 @@ pub struct ReportArgs {
     /// repeat the flag for several.
     #[arg(long)]
     labels: Vec<PathBuf>,
+    /// With --trajectories: outcomes CSVs (trajectory_id,task_id,reward[,domain]),
+    /// the task and reward of trajectories whose files have none (Claude
+    /// Code, Codex); repeat the flag for several.
+    #[arg(long)]
+    outcomes: Vec<PathBuf>,
     /// With --trajectories: rename or merge models, OLD=NEW; repeatable.
     #[arg(long)]
     rename: Vec<String>,
@@ -144,6 +149,9 @@ pub fn run(args: &ReportArgs) -> Result<String, String> {
     if !args.labels.is_empty() && args.trajectories.is_empty() {
         return Err("--labels needs --trajectories".into());
     }
+    if !args.outcomes.is_empty() && args.trajectories.is_empty() {
+        return Err("--outcomes needs --trajectories".into());
+    }
     let options = TrajectoryOptions {
         renames: parse_renames(&args.rename)?,
         all_tasks: args.all_tasks,
@@ -156,8 +164,9 @@ pub fn run(args: &ReportArgs) -> Result<String, String> {
     // function the page uses.
     let mut paths = args.profiles.clone();
     paths.extend(args.trajectories.iter().cloned());
+    paths.extend(args.outcomes.iter().cloned());
     paths.extend(args.labels.iter().cloned());
-    let (table, files) = ingest::read_profiles(&paths, &overrides, &options)?;
+    let (table, files) = ingest::read_profiles(&paths, &overrides, &options, &args.outcomes)?;
     let shown = args
         .profiles
         .iter()
@@ -217,6 +226,7 @@ fn write_manifest(
         (&args.profiles, InputKind::Profiles),
         (&args.trajectories, InputKind::Trajectories),
         (&args.labels, InputKind::Labels),
+        (&args.outcomes, InputKind::Outcomes),
     ] {
         recipe_files.extend(list.iter().map(|p| RecipeFile {
             name: base(p),

@@ -91,9 +91,11 @@ pub fn run(args: StabilityArgs) -> Result<String, String> {
         std::slice::from_ref(&args.profiles),
         &RoleOverrides::default(),
         &TrajectoryOptions::default(),
+        &[],
     )?;
     let mut corpus = ingest::read_corpus(
         &args.trajectories,
+        None,
         None,
         &TrajectoryOptions {
             domain: args.domain,

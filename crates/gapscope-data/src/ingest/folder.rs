@@ -296,6 +296,7 @@ fn read_loose(
             c.excluded.len(),
         ),
         FileContent::Labels(_) => ("label CSV".to_string(), 0, 0),
+        FileContent::Outcomes(_) => ("outcomes CSV".to_string(), 0, 0),
         FileContent::Text(text) if looks_like_profile(path, text) => {
             ("profile table".to_string(), 0, 0)
         }
@@ -303,10 +304,10 @@ fn read_loose(
             let shape = crate::formats::probe::probe(text);
             return Ok(Loose::Skipped(
                 if shape == crate::formats::probe::Shape::Other {
-                    "not a trajectory, profile or label file (not JSON, and not a table with a `model` column)".into()
+                    "not a trajectory, profile, label or outcomes file (not JSON, and not a table with a `model` column)".into()
                 } else {
                     format!(
-                    "not a trajectory, profile or label file; each trajectory reader declined it: {}",
+                    "not a trajectory, profile, label or outcomes file; each trajectory reader declined it: {}",
                     crate::formats::readers_declined(text.as_bytes()).join("; ")
                 )
                 },
@@ -464,7 +465,7 @@ mod tests {
     fn a_folder_that_gives_nothing_is_an_error_saying_why() {
         let e = read(&[("a.md", "x"), ("b.md", "y")]).unwrap_err();
         assert!(
-            e.to_string().starts_with("f: nothing in it could be read (a.md: not a trajectory, profile or label file (not JSON, and not a table with a `model` column); b.md: "),
+            e.to_string().starts_with("f: nothing in it could be read (a.md: not a trajectory, profile, label or outcomes file (not JSON, and not a table with a `model` column); b.md: "),
             "{e}"
         );
         let e = read(&[]).unwrap_err();

@@ -1,5 +1,5 @@
 //! Ingestion: every input file — profile tables, trajectory files of any
-//! format, label CSVs — as bytes or a stream, through one reader
+//! format, label and outcomes CSVs — as bytes or a stream, through one reader
 //! ([`read_file`]) into one [`Inputs`] ([`join_reads`]; [`read_inputs_from`]
 //! does both), hashed for the manifest as it is read; and the profile table
 //! of the inputs ([`profiles_of_inputs`]: the operation profile of the
@@ -105,6 +105,8 @@ pub struct Inputs {
     pub trajectory_files: Vec<String>,
     /// Names of the label CSVs, in input order.
     pub label_files: Vec<String>,
+    /// Names of the outcomes CSVs, in input order.
+    pub outcome_files: Vec<String>,
     /// What reading said (skipped lines, reward mappings, renames, labels).
     pub notes: Vec<String>,
     /// With [`read_inputs_from`]'s `digests`: name, size and SHA-256 of
@@ -138,6 +140,7 @@ impl Inputs {
         let mut out = of(&profiles, InputKind::Profiles);
         out.extend(of(&self.trajectory_files, InputKind::Trajectories));
         out.extend(of(&self.label_files, InputKind::Labels));
+        out.extend(of(&self.outcome_files, InputKind::Outcomes));
         out
     }
 }
@@ -290,6 +293,9 @@ pub enum FileContent {
     Trajectories(crate::formats::Corpus),
     /// A label CSV (applied once every trajectory file is read).
     Labels(String),
+    /// An outcomes CSV (`trajectory_id,task_id,reward`: applied once every
+    /// trajectory file is read, before the labels).
+    Outcomes(String),
     /// Any other text: a profile table (or a gapscope report).
     Text(String),
 }
@@ -428,6 +434,8 @@ pub fn read_file(
     })?;
     let content = if is_label_csv(text) {
         FileContent::Labels(text.to_string())
+    } else if crate::outcomes::is_outcomes_csv(text) {
+        FileContent::Outcomes(text.to_string())
     } else {
         FileContent::Text(text.to_string())
     };
@@ -445,6 +453,8 @@ pub fn join_reads(reads: Vec<FileRead>, options: &TrajectoryOptions) -> Result<I
     let mut inputs = Inputs::default();
     // Texts of label CSVs, applied once every trajectory is read.
     let mut label_files: Vec<(String, String)> = Vec::new();
+    // Texts of outcomes CSVs, applied before the labels.
+    let mut outcome_files: Vec<(String, String)> = Vec::new();
     // The file each trajectory came from (index into `trajectory_files`).
     let mut first_file: Vec<usize> = Vec::new();
     for read in reads {
@@ -461,10 +471,21 @@ pub fn join_reads(reads: Vec<FileRead>, options: &TrajectoryOptions) -> Result<I
                 inputs.label_files.push(read.name.clone());
                 label_files.push((read.name, text));
             }
+            FileContent::Outcomes(text) => {
+                inputs.outcome_files.push(read.name.clone());
+                outcome_files.push((read.name, text));
+            }
             FileContent::Text(text) => inputs.profiles.push((read.name, text)),
         }
     }
     if inputs.trajectory_files.is_empty() {
+        if let Some((name, _)) = outcome_files.first() {
+            return Err(ReadError::Trajectories {
+                file: (*name).clone(),
+                message: "an outcomes file needs the trajectories it scores: load them together"
+                    .into(),
+            });
+        }
         if let Some((name, _)) = label_files.first() {
             return Err(ReadError::Trajectories {
                 file: (*name).clone(),
@@ -501,6 +522,24 @@ pub fn join_reads(reads: Vec<FileRead>, options: &TrajectoryOptions) -> Result<I
                 .map(|(a, b)| format!("{a} → {b}"))
                 .collect::<Vec<_>>()
                 .join(", ")
+        ));
+    }
+    for (name, text) in &outcome_files {
+        let n = crate::outcomes::apply_outcomes(&mut inputs.corpus, text).map_err(|e| {
+            ReadError::Trajectories {
+                file: (*name).clone(),
+                message: e.to_string(),
+            }
+        })?;
+        let unscored = inputs
+            .corpus
+            .trajectories
+            .iter()
+            .filter(|t| t.reward.is_none())
+            .count();
+        inputs.notes.push(format!(
+            "{name}: {n} outcomes applied (task and reward); {unscored} of {} trajectories now have no reward",
+            inputs.corpus.trajectories.len()
         ));
     }
     for (name, text) in &label_files {
@@ -856,6 +895,7 @@ pub fn profiles_of_inputs(
         digests: _,
         folders: _,
         label_files: _,
+        outcome_files: _,
     } = inputs;
     let mut pooled: Option<(Vec<String>, Vec<Option<f64>>)> = None;
     if !traj_names.is_empty() {

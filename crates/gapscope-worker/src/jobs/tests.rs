@@ -441,7 +441,7 @@ fn a_folder_among_the_attached_files_is_read_as_one_with_its_summary() {
         f.lines(),
         [
             "read run/a/t.jsonl: canonical JSONL, 1 trajectory",
-            "skipped run/README.md: not a trajectory, profile or label file (not JSON, and not a table with a `model` column)"
+            "skipped run/README.md: not a trajectory, profile, label or outcomes file (not JSON, and not a table with a `model` column)"
         ]
     );
 }
