@@ -16,6 +16,7 @@ pub mod inspect;
 pub mod jsonl;
 pub mod openhands;
 pub mod probe;
+pub mod simple;
 pub mod swe_agent;
 pub mod tau2;
 pub mod tau3;
