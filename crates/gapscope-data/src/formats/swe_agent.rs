@@ -9,8 +9,7 @@
 //! `{action, observation, response, thought}`), `info` (`exit_status`,
 //! `submission`, `model_stats`), in 1.x `replay_config` (the run's
 //! `RunSingleConfig` as JSON text: `problem_statement.id`,
-//! `agent.model.name`) and `environment`. Some files hold `tool_calls` and
-//! `tool_call_ids` as Python `repr` text; they are read as such.
+//! `agent.model.name`) and `environment`.
 //!
 //! mini-swe-agent (`minisweagent/agents/default.py` `serialize`): `info`
 //! (`exit_status`, `submission`, `model_stats`, `config.model.model_name`),
@@ -44,9 +43,9 @@ struct HistoryItem {
     #[serde(default)]
     content: Option<Value>,
     #[serde(default)]
-    tool_calls: Option<Value>,
+    tool_calls: Option<Vec<SweCall>>,
     #[serde(default)]
-    tool_call_ids: Option<Value>,
+    tool_call_ids: Option<Vec<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -106,50 +105,22 @@ struct SweCall {
     function: super::taubench_v1::ChatFunction,
 }
 
-/// The tool calls of a history item (a list, or its Python or JSON text).
-fn tool_calls(v: Option<Value>, at: &str) -> Result<Vec<ToolCall>, String> {
-    let Some(v) = v.filter(|v| !v.is_null()) else {
-        return Ok(Vec::new());
-    };
-    let v = simple::maybe_literal(v).map_err(|e| format!("{at}.tool_calls: {e}"))?;
-    let calls: Vec<SweCall> = serde_json::from_value(v).map_err(|e| {
-        format!(
-            "{at}.tool_calls: {} (expected a list of {{function: {{name, arguments}}, id}})",
-            crate::profile::json_message(&e)
-        )
-    })?;
-    Ok(calls
-        .into_iter()
-        .map(|c| ToolCall {
-            id: c.id,
-            name: c.function.name,
-            arguments: simple::arguments(c.function.arguments),
-        })
-        .collect())
-}
-
-/// The ids a tool message answers (a list, or its Python or JSON text).
-fn call_ids(v: Option<Value>, at: &str) -> Result<Vec<String>, String> {
-    let Some(v) = v.filter(|v| !v.is_null()) else {
-        return Ok(Vec::new());
-    };
-    let v = simple::maybe_literal(v).map_err(|e| format!("{at}.tool_call_ids: {e}"))?;
-    serde_json::from_value(v).map_err(|e| {
-        format!(
-            "{at}.tool_call_ids: {} (expected a list of ids)",
-            crate::profile::json_message(&e)
-        )
-    })
-}
-
 /// The messages of a SWE-agent history. A tool message answering several
 /// calls (parallel calls) is one message per call, each with the content.
-fn history_messages(history: Vec<HistoryItem>) -> Result<Vec<Message>, String> {
+fn history_messages(history: Vec<HistoryItem>) -> Vec<Message> {
     let mut out = Vec::with_capacity(history.len());
-    for (k, h) in history.into_iter().enumerate() {
-        let at = format!("history[{k}]");
-        let calls = tool_calls(h.tool_calls, &at)?;
-        let ids = call_ids(h.tool_call_ids, &at)?;
+    for h in history {
+        let calls: Vec<ToolCall> = h
+            .tool_calls
+            .into_iter()
+            .flatten()
+            .map(|c| ToolCall {
+                id: c.id,
+                name: c.function.name,
+                arguments: simple::arguments(c.function.arguments),
+            })
+            .collect();
+        let ids = h.tool_call_ids.unwrap_or_default();
         let content = simple::content(h.content);
         if h.role == "tool" && !ids.is_empty() {
             for id in ids {
@@ -171,7 +142,7 @@ fn history_messages(history: Vec<HistoryItem>) -> Result<Vec<Message>, String> {
             });
         }
     }
-    Ok(out)
+    out
 }
 
 /// Messages from the steps of a 0.x `trajectory`, for a file without a
@@ -182,10 +153,13 @@ fn step_messages(steps: Vec<Step>) -> Vec<Message> {
     let mut out = Vec::new();
     let text = |s: String| Some(Value::String(s)).filter(|v| v != &Value::String(String::new()));
     for s in steps {
-        let said = s.response.or_else(|| match (s.thought, s.action) {
-            (Some(t), Some(a)) => Some(format!("{t}\n\n{a}")),
-            (t, a) => t.or(a),
-        });
+        let said = s
+            .response
+            .filter(|r| !r.is_empty())
+            .or_else(|| match (s.thought, s.action) {
+                (Some(t), Some(a)) => Some(format!("{t}\n\n{a}")),
+                (t, a) => t.or(a),
+            });
         for (role, content) in [("assistant", said), ("user", s.observation)] {
             if let Some(c) = content.and_then(text) {
                 out.push(Message {
@@ -294,7 +268,7 @@ pub fn read_swe_agent(name: &str, text: &str, options: &ReadOptions) -> Result<C
         _ => ReplayConfig::default(),
     };
     let messages = match (traj.history, traj.trajectory) {
-        (Some(h), _) if !h.is_empty() => history_messages(h)?,
+        (Some(h), _) if !h.is_empty() => history_messages(h),
         (_, Some(s)) if !s.is_empty() => step_messages(s),
         _ => return Err(SimpleError::Empty(
             "a SWE-agent `.traj` with neither `history` nor `trajectory` steps: nothing to read"
