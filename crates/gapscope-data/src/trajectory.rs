@@ -150,6 +150,8 @@ pub fn identity_kind(identity: &str) -> &'static str {
         Some("tau2") => "the same τ²-bench simulation ids",
         Some("inspect") => "the same Inspect eval id, sample ids and epochs",
         Some("jsonl") => "the same trajectory ids and models",
+        Some("gemini") => "the same Gemini CLI session ids",
+        Some("openhands") => "the same OpenHands instance ids and first event ids",
         _ => "byte-identical files",
     }
 }
