@@ -59,7 +59,7 @@ fn truncated_files_are_located_errors() {
             while !text.is_char_boundary(at) {
                 at -= 1;
             }
-            match read_any_bytes(rel, text[..at].as_bytes(), &ReadOptions::default()) {
+            match read_any_bytes(rel, &text.as_bytes()[..at], &ReadOptions::default()) {
                 Err(e) => assert!(
                     e.contains("line ") || e.contains("not a trajectory file"),
                     "{rel} cut at {at}: {e}"
@@ -78,7 +78,12 @@ fn output_jsonl_cut_keeps_whole_lines() {
     let text = fixture("openhands/output_trimmed.jsonl");
     // Cut inside the third line: two lines read, the cut one skipped.
     let third = text.match_indices('\n').nth(1).unwrap().0 + 100;
-    let c = read_any_bytes("o.jsonl", text[..third].as_bytes(), &ReadOptions::default()).unwrap();
+    let c = read_any_bytes(
+        "o.jsonl",
+        &text.as_bytes()[..third],
+        &ReadOptions::default(),
+    )
+    .unwrap();
     assert_eq!(c.trajectories.len(), 2);
     assert_eq!(c.skipped.len(), 1);
     assert_eq!(c.skipped[0].line, 3);

@@ -410,15 +410,12 @@ pub fn read_events(name: &str, text: &str, options: &ReadOptions) -> Result<Corp
     let mut warnings = vec![
         format!("an OpenHands event list names no task and has no reward: the file name `{stem}` is taken as the task id, and the reward is left empty, not 0"),
     ];
-    let model = match b.model.take() {
-        Some(m) => m,
-        None => {
-            if options.model.is_none() {
-                warnings.push(format!("names no model (no event's `tool_call_metadata.model_response.model`): the file name `{stem}` stands for it; give the name with --model"));
-            }
-            stem.to_string()
+    let model = b.model.take().unwrap_or_else(|| {
+        if options.model.is_none() {
+            warnings.push(format!("names no model (no event's `tool_call_metadata.model_response.model`): the file name `{stem}` stands for it; give the name with --model"));
         }
-    };
+        stem.to_string()
+    });
     let t = Trajectory {
         id: stem.to_string(),
         model,

@@ -37,7 +37,7 @@ struct Record {
     #[serde(default)]
     reward: Option<f64>,
     #[serde(default)]
-    info: Info,
+    info: EnvInfo,
     #[serde(default)]
     traj: Vec<ChatMessage>,
     #[serde(default)]
@@ -45,11 +45,11 @@ struct Record {
 }
 
 #[derive(Debug, Default, Deserialize)]
-struct Info {
+struct EnvInfo {
     #[serde(default)]
     task: Option<V1Task>,
     #[serde(default)]
-    reward_info: Option<RewardInfo>,
+    reward_info: Option<RewardResult>,
     #[serde(default)]
     error: Option<String>,
 }
@@ -68,7 +68,7 @@ struct V1Action {
 }
 
 #[derive(Debug, Deserialize)]
-struct RewardInfo {
+struct RewardResult {
     #[serde(default)]
     info: Option<Value>,
 }
@@ -163,8 +163,7 @@ fn model_from_run_name(stem: &str) -> Option<&str> {
 /// the record's tool calls (`respond` is τ-bench's name for a reply, not a
 /// tool call: left out).
 fn gold_actions(task: Option<&V1Task>, calls: &[Tau2ToolCall]) -> Vec<GoldAction> {
-    task.map(|t| t.actions.as_slice())
-        .unwrap_or(&[])
+    task.map_or(&[][..], |t| t.actions.as_slice())
         .iter()
         .filter(|a| a.name != "respond")
         .map(|a| {
@@ -252,27 +251,21 @@ fn read_typed(name: &str, text: &str, options: &ReadOptions) -> Result<Corpus, S
     }
     let stem = simple::file_stem(name);
     let mut warnings = Vec::new();
-    let model = match model_from_run_name(stem) {
-        Some(m) => {
-            if options.model.is_none() {
-                warnings.push(format!("names no model in its records: `{m}` is taken from the file name (τ-bench's `{{strategy}}-{{model}}-{{temperature}}_range_…` results name); give the name with --model"));
-            }
-            m.to_string()
-        }
-        None => {
-            if options.model.is_none() {
-                warnings.push(format!("names no model (τ-bench records carry none): the file name `{stem}` stands for it; give the name with --model"));
-            }
-            stem.to_string()
-        }
+    let (model, warning) = if let Some(m) = model_from_run_name(stem) {
+        (m, format!("names no model in its records: `{m}` is taken from the file name (τ-bench's `{{strategy}}-{{model}}-{{temperature}}_range_…` results name); give the name with --model"))
+    } else {
+        (stem, format!("names no model (τ-bench records carry none): the file name `{stem}` stands for it; give the name with --model"))
     };
+    if options.model.is_none() {
+        warnings.push(warning);
+    }
     let mut corpus = Corpus::default();
     for (k, r) in records.into_iter().enumerate() {
         match r {
             Ok(r) => {
                 corpus
                     .trajectories
-                    .push(trajectory(r, k, name, &model, options.domain.as_deref()))
+                    .push(trajectory(r, k, name, model, options.domain.as_deref()));
             }
             Err(message) => corpus.skipped.push(LineError {
                 line: 0,
