@@ -154,6 +154,8 @@ pub fn identity_kind(identity: &str) -> &'static str {
         Some("harbor") => "the same Harbor trial ids",
         Some("claude_code") => "the same Claude Code session ids",
         Some("codex") => "the same Codex thread ids",
+        Some("gemini") => "the same Gemini CLI session ids",
+        Some("openhands") => "the same OpenHands instance ids and first event ids",
         _ => "byte-identical files",
     }
 }

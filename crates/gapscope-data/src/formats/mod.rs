@@ -17,6 +17,7 @@ pub mod jsonl;
 pub mod openhands;
 pub mod probe;
 mod sessions;
+pub mod simple;
 pub mod swe_agent;
 pub mod tau2;
 pub mod tau3;
