@@ -92,7 +92,9 @@ fn missing_and_misnamed_columns() {
         ..Default::default()
     };
     assert_eq!(
-        ProfileTable::read("x,s\na,1\n", &o).unwrap_err().to_string(),
+        ProfileTable::read("x,s\na,1\n", &o)
+            .unwrap_err()
+            .to_string(),
         "column `x` is given more than one role"
     );
     // A long table named for a JSON file.
