@@ -34,6 +34,10 @@ pub const MISSING_MARKERS: [&str; 3] = ["NA", "N/A", "null"];
 pub const MAX_CSV_COLUMNS: usize = 10_000;
 /// The longest name (model, family, column, operation, id) in bytes: 4 KiB.
 pub const MAX_NAME_BYTES: usize = 4096;
+/// The family of a model whose file names none (trajectories without a
+/// `family` field, a long table without a family column); in a join it takes
+/// the family another file gives ([`crate::join`]).
+pub const UNKNOWN_FAMILY: &str = "unknown";
 
 /// The role of a column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

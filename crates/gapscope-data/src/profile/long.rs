@@ -11,7 +11,7 @@
 //! cell; a score parses as a wide cell does, and a bad one is located by the
 //! long table's line. A repeated pair, or a model in two families, is refused
 //! naming both lines. Without a family column every model is in family
-//! `unknown` ([`crate::join::UNKNOWN_FAMILY`]), and [`Pivot::sentences`]
+//! `unknown` ([`UNKNOWN_FAMILY`]), and [`Pivot::sentences`]
 //! warns what that does to hold-out by family.
 
 use std::collections::HashMap;
@@ -21,9 +21,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     csv_error, csv_unsafe, header_names, parse_cell, plural, suggested_role, LineOf, Location,
-    ProfileError, RawCell, RawColumn, RawTable, MAX_CSV_COLUMNS, MAX_NAME_BYTES,
+    ProfileError, RawCell, RawColumn, RawTable, MAX_CSV_COLUMNS, MAX_NAME_BYTES, UNKNOWN_FAMILY,
 };
-use crate::join::UNKNOWN_FAMILY;
 
 /// The most cells (models × dimensions) a long table pivots to: five times
 /// the largest wide table measured (docs/limits.md, 5,000 × 200); a table of
