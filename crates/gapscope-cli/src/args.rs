@@ -2,6 +2,7 @@
 
 use clap::ValueEnum;
 use gapscope_data::formats::inspect::ScoreChoice;
+use gapscope_data::profile::long::LongColumns;
 use gapscope_data::profile::RewardScale;
 use gapscope_data::trajectory::parse_rename;
 use gapscope_gaps::analysis::MacroDefinition;
@@ -56,4 +57,11 @@ pub fn parse_scorer(scorer: Option<&str>) -> Result<ScoreChoice, String> {
         Some(s) => ScoreChoice::parse(s).map_err(|e| format!("--scorer: {e}")),
         None => Ok(ScoreChoice::default()),
     }
+}
+
+/// `--long model=M,dimension=D,score=S[,family=F]` (none: long tables are
+/// recognised by their header only).
+pub fn parse_long(spec: Option<&str>) -> Result<Option<LongColumns>, String> {
+    spec.map(|s| LongColumns::parse(s).map_err(|e| format!("--long: {e}")))
+        .transpose()
 }

@@ -167,6 +167,17 @@ fn report_paper_table4_json() {
     insta::assert_json_snapshot!(v, {".version" => "[version]"});
 }
 
+/// Table 4 in long form (issue 16): the same report as the wide table
+/// above, with the pivot said on standard error.
+#[test]
+fn report_paper_table4_long_text() {
+    assert_cmd_snapshot!(run(&[
+        "report",
+        "--profiles",
+        "crates/gapscope-data/tests/fixtures/profiles_long/table4-long.csv"
+    ]));
+}
+
 /// The other paper tables are not profile tables: the located refusals.
 #[test]
 fn report_refuses_the_other_paper_tables() {

@@ -10,9 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::profile::{Block, ProfileTable};
 
-/// The family of a model whose file names none (e.g. trajectories without a
-/// `family` field); in a join it takes the family another file gives.
-pub const UNKNOWN_FAMILY: &str = "unknown";
+pub use crate::profile::UNKNOWN_FAMILY;
 
 /// What the join did, for the reader.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

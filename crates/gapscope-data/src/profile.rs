@@ -6,6 +6,12 @@
 //! applying the user's [`RoleOverrides`], and checks every cell of every column
 //! that takes part. Errors carry the location (line, or JSON model index) and
 //! the column; the file name is added by the caller, who knows it.
+//!
+//! A CSV in long form (`model[,family],dimension,score`, or columns the user
+//! names in [`RoleOverrides::long`]) is pivoted to the same [`RawTable`] by
+//! [`long`], which says what it did in a [`long::Pivot`].
+
+pub mod long;
 
 use std::fmt;
 
@@ -28,6 +34,10 @@ pub const MISSING_MARKERS: [&str; 3] = ["NA", "N/A", "null"];
 pub const MAX_CSV_COLUMNS: usize = 10_000;
 /// The longest name (model, family, column, operation, id) in bytes: 4 KiB.
 pub const MAX_NAME_BYTES: usize = 4096;
+/// The family of a model whose file names none (trajectories without a
+/// `family` field, a long table without a family column); in a join it takes
+/// the family another file gives ([`crate::join`]).
+pub const UNKNOWN_FAMILY: &str = "unknown";
 
 /// The role of a column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -100,6 +110,20 @@ pub enum ProfileError {
     },
     #[error("no model rows: the file has a header but no data")]
     NoModels,
+    #[error("{at}: model `{model}` has a second `{dimension}` score (first at {first}): a long table gives one row per model and dimension")]
+    DuplicatePair {
+        at: Location,
+        model: String,
+        dimension: String,
+        first: Location,
+    },
+    #[error("line {line}: the header has no `{column}` column (named as the long table's {role} column); it has: {found}")]
+    LongColumnMissing {
+        line: u64,
+        column: String,
+        role: &'static str,
+        found: String,
+    },
     #[error("column `{column}` (given as {role}) is not in the file; it has: {found}")]
     UnknownColumn {
         column: String,
@@ -160,6 +184,10 @@ pub struct RoleOverrides {
     pub no_outcome: bool,
     #[serde(default)]
     pub reward_scale: RewardScale,
+    /// Read CSV profile files as long tables with these columns (a header
+    /// `model[,family],dimension,score` is recognised without them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub long: Option<long::LongColumns>,
 }
 
 /// How the overall (macro) operation score of a model is formed: from a
@@ -256,7 +284,17 @@ impl ProfileTable {
 
     /// Read a profile file, choosing CSV or JSON by its first non-blank character.
     pub fn read(text: &str, overrides: &RoleOverrides) -> Result<Self, ProfileError> {
-        RawTable::parse(text)?.resolve(overrides)
+        Self::read_reporting(text, overrides).map(|(t, _)| t)
+    }
+
+    /// [`ProfileTable::read`], with the pivot when the file is a long table
+    /// (by its header, or by `overrides.long`).
+    pub fn read_reporting(
+        text: &str,
+        overrides: &RoleOverrides,
+    ) -> Result<(Self, Option<long::Pivot>), ProfileError> {
+        let (raw, pivot) = RawTable::parse_reporting(text, overrides.long.as_ref())?;
+        Ok((raw.resolve(overrides)?, pivot))
     }
 
     /// Serialize as the wide CSV of `spec/formats.md` (one decimal is not
@@ -380,6 +418,9 @@ pub struct RawColumn {
     /// The role the file itself suggests (JSON block, or a default name).
     pub suggested: Role,
     pub cells: Vec<RawCell>,
+    /// A long table's: the line each cell came from (its model's first line
+    /// for a cell no row gave); `None`: the model's row.
+    pub lines: Option<Vec<u64>>,
 }
 
 /// A parsed file before role assignment.
@@ -465,16 +506,33 @@ fn block_key(role: Role) -> &'static str {
 }
 
 impl RawTable {
-    /// Parse CSV or JSON (a file whose first non-blank character is `{`).
+    /// Parse CSV (wide or long) or JSON (a file whose first non-blank
+    /// character is `{`).
     pub fn parse(text: &str) -> Result<Self, ProfileError> {
+        Self::parse_reporting(text, None).map(|(t, _)| t)
+    }
+
+    /// [`RawTable::parse`], with the pivot of a long table: one recognised
+    /// by its header, or any CSV when `long` names its columns.
+    pub fn parse_reporting(
+        text: &str,
+        long: Option<&long::LongColumns>,
+    ) -> Result<(Self, Option<long::Pivot>), ProfileError> {
         let body = text.trim_start_matches('\u{feff}');
         match body.trim_start().chars().next() {
             None => Err(ProfileError::Empty),
-            Some('{') => Self::parse_json(body),
+            Some('{' | '[') if long.is_some() => Err(ProfileError::UnknownFormat(
+                "long-table columns were named, but this file is JSON: a long table is a CSV"
+                    .into(),
+            )),
+            Some('{') => Ok((Self::parse_json(body)?, None)),
             Some('[') => Err(ProfileError::UnknownFormat(
                 "a JSON profile file is an object {\"models\": [...]}, not a bare list".into(),
             )),
-            Some(_) => Self::parse_csv(body),
+            Some(_) => match long::parse(body, long)? {
+                Some((table, pivot)) => Ok((table, Some(pivot))),
+                None => Ok((Self::parse_csv(body)?, None)),
+            },
         }
     }
 
@@ -488,34 +546,7 @@ impl RawTable {
         let mut lines = LineOf::new(text, true);
         let header_record = reader.headers().map_err(|e| csv_error(e, 1))?.clone();
         let header_line = lines.at(header_record.position().map_or(0, csv::Position::byte));
-        let headers = header_record
-            .iter()
-            .map(|h| csv_unsafe(h.trim()).trim().to_string())
-            .collect::<Vec<_>>();
-        if headers.len() > MAX_CSV_COLUMNS {
-            return Err(ProfileError::TooManyColumns {
-                line: header_line.max(1),
-                columns: headers.len(),
-            });
-        }
-        // A set, not a scan of the names before: linear in the columns.
-        let mut seen = std::collections::HashSet::with_capacity(headers.len());
-        for (i, h) in headers.iter().enumerate() {
-            if h.is_empty() {
-                return Err(ProfileError::EmptyColumnName(i + 1));
-            }
-            if h.len() > MAX_NAME_BYTES {
-                return Err(ProfileError::NameTooLong {
-                    at: Location::Line(header_line.max(1)),
-                    column: format!("column {}", i + 1),
-                    what: "header name",
-                    bytes: h.len(),
-                });
-            }
-            if !seen.insert(h.as_str()) {
-                return Err(ProfileError::DuplicateColumn(h.clone()));
-            }
-        }
+        let headers = header_names(&header_record, header_line)?;
         let find = |name: &str| {
             headers
                 .iter()
@@ -540,6 +571,7 @@ impl RawTable {
                     name: headers[c].clone(),
                     suggested: suggested_role(&headers[c]),
                     cells: Vec::new(),
+                    lines: None,
                 })
                 .collect(),
         };
@@ -649,6 +681,7 @@ impl RawTable {
                                 name: name.to_string(),
                                 suggested: role,
                                 cells: vec![RawCell::Missing; n],
+                                lines: None,
                             });
                             index.insert(name.to_string(), (table.columns.len() - 1, role, i));
                             table.columns.len() - 1
@@ -679,6 +712,7 @@ impl RawTable {
                     .iter()
                     .map(|m| m.reward.map_or(RawCell::Missing, RawCell::Number))
                     .collect(),
+                lines: None,
             });
         }
         Ok(table)
@@ -847,19 +881,24 @@ impl RawTable {
     }
 
     fn numeric(&self, col: &RawColumn) -> Result<Vec<Option<f64>>, ProfileError> {
+        // A long table's cell is located by its own line.
+        let at = |i: usize| match &col.lines {
+            Some(lines) => Location::Line(lines[i]),
+            None => self.locations[i].clone(),
+        };
         col.cells
             .iter()
-            .zip(&self.locations)
-            .map(|(cell, at)| match cell {
+            .enumerate()
+            .map(|(i, cell)| match cell {
                 RawCell::Missing => Ok(None),
                 RawCell::Number(v) if v.is_finite() => Ok(Some(*v)),
                 RawCell::Number(v) => Err(ProfileError::NotFinite {
-                    at: at.clone(),
+                    at: at(i),
                     column: col.name.clone(),
                     value: v.to_string(),
                 }),
                 RawCell::Text(t) => Err(ProfileError::NotANumber {
-                    at: at.clone(),
+                    at: at(i),
                     column: col.name.clone(),
                     value: t.clone(),
                 }),
@@ -921,6 +960,41 @@ impl<'a> LineOf<'a> {
         self.pos = target;
         self.line
     }
+}
+
+/// A CSV header's names as the readers take them (trimmed, formula quote
+/// undone), checked: at most [`MAX_CSV_COLUMNS`], none empty, too long or
+/// repeated.
+fn header_names(record: &csv::StringRecord, line: u64) -> Result<Vec<String>, ProfileError> {
+    let headers = record
+        .iter()
+        .map(|h| csv_unsafe(h.trim()).trim().to_string())
+        .collect::<Vec<_>>();
+    if headers.len() > MAX_CSV_COLUMNS {
+        return Err(ProfileError::TooManyColumns {
+            line: line.max(1),
+            columns: headers.len(),
+        });
+    }
+    // A set, not a scan of the names before: linear in the columns.
+    let mut seen = std::collections::HashSet::with_capacity(headers.len());
+    for (i, h) in headers.iter().enumerate() {
+        if h.is_empty() {
+            return Err(ProfileError::EmptyColumnName(i + 1));
+        }
+        if h.len() > MAX_NAME_BYTES {
+            return Err(ProfileError::NameTooLong {
+                at: Location::Line(line.max(1)),
+                column: format!("column {}", i + 1),
+                what: "header name",
+                bytes: h.len(),
+            });
+        }
+        if !seen.insert(h.as_str()) {
+            return Err(ProfileError::DuplicateColumn(h.clone()));
+        }
+    }
+    Ok(headers)
 }
 
 fn csv_error(e: csv::Error, line: u64) -> ProfileError {

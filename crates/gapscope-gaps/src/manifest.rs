@@ -148,6 +148,9 @@ fn command(recipe: &Recipe, settings: &SettingsReport) -> String {
     if r.no_outcome {
         words.push("--no-outcome".into());
     }
+    if let Some(long) = &r.long {
+        words.extend(["--long".into(), q(&long.to_string())]);
+    }
     match r.reward_scale {
         gapscope_data::profile::RewardScale::Auto => {}
         gapscope_data::profile::RewardScale::Fraction => {

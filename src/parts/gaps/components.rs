@@ -368,6 +368,7 @@ pub(crate) fn RolePicker(wb: Workbench, table: ProfileTable) -> impl IntoView {
             no_outcome: outcome.is_none(),
             outcome,
             reward_scale: wb.gaps.roles.get_untracked().reward_scale,
+            long: wb.gaps.roles.get_untracked().long,
         });
         wb.rerun();
     };

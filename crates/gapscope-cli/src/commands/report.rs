@@ -13,14 +13,15 @@ use gapscope_gaps::manifest::{Input, InputKind, Manifest, Recipe, RecipeFile};
 use gapscope_gaps::{analyze, Report, Settings};
 use gapscope_stats::Alpha;
 
-use crate::args::{parse_renames, parse_scorer, MacroArg, Scale};
+use crate::args::{parse_long, parse_renames, parse_scorer, MacroArg, Scale};
 use crate::ingest;
 use crate::output::{fmt_ci, fmt_opt, term_safe};
 
 #[derive(Args)]
 pub struct ReportArgs {
-    /// Profile file(s): wide CSV or JSON (see docs/formats.md). Several
-    /// files (repeat the flag, or separate with commas) are joined on `model`.
+    /// Profile file(s): wide CSV, long CSV (`model[,family],dimension,score`)
+    /// or JSON (see docs/formats.md). Several files (repeat the flag, or
+    /// separate with commas) are joined on `model`.
     #[arg(long, required = true, value_delimiter = ',')]
     profiles: Vec<PathBuf>,
     /// Labelled trajectories (canonical JSONL): their operation profile and
@@ -95,6 +96,12 @@ pub struct ReportArgs {
     /// How reward values are scaled to 0–100.
     #[arg(long, value_enum, default_value = "auto")]
     reward_scale: Scale,
+    /// Long tables (one row per model and dimension) with these columns,
+    /// model=M,dimension=D,score=S[,family=F]: the profile files that have
+    /// them (a key left out keeps its name; `model[,family],dimension,score`
+    /// needs no flag).
+    #[arg(long, value_name = "COLUMNS")]
+    long: Option<String>,
     /// Print the JSON report (docs/report.md) instead of text.
     #[arg(long)]
     json: bool,
@@ -145,6 +152,7 @@ pub fn run(args: &ReportArgs) -> Result<String, String> {
         outcome: args.outcome.clone(),
         no_outcome: args.no_outcome,
         reward_scale: args.reward_scale.reward_scale(),
+        long: parse_long(args.long.as_deref())?,
     };
     if !args.labels.is_empty() && args.trajectories.is_empty() {
         return Err("--labels needs --trajectories".into());

@@ -24,6 +24,11 @@ pub struct StabilityArgs {
     /// The foundational profile file (families come from it).
     #[arg(long)]
     profiles: PathBuf,
+    /// The profile file is a long table (one row per model and dimension)
+    /// with these columns, model=M,dimension=D,score=S[,family=F] (a key
+    /// left out keeps its name; `model[,family],dimension,score` needs no flag).
+    #[arg(long, value_name = "COLUMNS")]
+    long: Option<String>,
     /// Labelled trajectories with scenario_group (canonical JSONL).
     #[arg(long, required = true, value_delimiter = ',')]
     trajectories: Vec<PathBuf>,
@@ -89,7 +94,10 @@ pub fn run(args: StabilityArgs) -> Result<String, String> {
     let alpha = Alpha::new(args.alpha).map_err(|e| format!("--alpha: {e}"))?;
     let (f, _) = ingest::read_profiles(
         std::slice::from_ref(&args.profiles),
-        &RoleOverrides::default(),
+        &RoleOverrides {
+            long: crate::args::parse_long(args.long.as_deref())?,
+            ..RoleOverrides::default()
+        },
         &TrajectoryOptions::default(),
         &[],
     )?;

@@ -484,15 +484,6 @@ pub fn read_group(
     }
 }
 
-/// What a reader that is planned but not built yet says of a file it
-/// recognizes (issue 16 lands the readers one by one).
-pub(crate) fn not_read_yet(format: TrajectoryFormat) -> String {
-    format!(
-        "recognized as a {}, which this version of gapscope does not read yet",
-        format.label()
-    )
-}
-
 /// The trajectories of a τ²-bench results file; the model from `model`, the
 /// file's metadata, or the file name. A name that cannot be one (empty,
 /// padded, over 4 KiB) refuses the file.

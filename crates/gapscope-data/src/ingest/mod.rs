@@ -30,6 +30,8 @@ pub enum ReadError {
     Trajectories { file: String, message: String },
     #[error("{file}: no trajectory could be read; each reader declined it: {}", .declined.join("; "))]
     NoTrajectories { file: String, declined: Vec<String> },
+    #[error("long-table columns ({0}) were named, but no profile file was given")]
+    LongWithoutProfiles(String),
     #[error("{file}: {source}; save the file as UTF-8")]
     NotUtf8 {
         file: String,
@@ -897,6 +899,10 @@ pub fn profiles_of_inputs(
         label_files: _,
         outcome_files: _,
     } = inputs;
+    let n_user = profile_files.len();
+    if let (Some(long), 0) = (&overrides.long, n_user) {
+        return Err(ReadError::LongWithoutProfiles(long.to_string()));
+    }
     let mut pooled: Option<(Vec<String>, Vec<Option<f64>>)> = None;
     if !traj_names.is_empty() {
         let profile =
@@ -916,29 +922,40 @@ pub fn profiles_of_inputs(
         profile_files.push((name, profile.to_csv()));
     }
     let files = profile_files;
-    let (table, mut report) = if let [(name, text)] = files.as_slice() {
-        let t = ProfileTable::read(text, overrides).map_err(|source| ReadError::File {
-            file: name.clone(),
-            source,
-        })?;
-        join(&[(name.clone(), t)])?
+    // Long tables are pivoted as each file is read (what the pivot did goes
+    // to the notes); the roles apply to the table as below.
+    let longs = crate::profile::long::columns_for_files(&files, n_user, overrides.long.as_ref());
+    let roles = crate::profile::RoleOverrides {
+        long: None,
+        ..overrides.clone()
+    };
+    let mut read = |k: usize, roles: &crate::profile::RoleOverrides| {
+        let (name, text) = &files[k];
+        let o = crate::profile::RoleOverrides {
+            long: longs[k].cloned(),
+            ..roles.clone()
+        };
+        let (t, pivot) =
+            ProfileTable::read_reporting(text, &o).map_err(|source| ReadError::File {
+                file: name.clone(),
+                source,
+            })?;
+        notes.extend(pivot.iter().flat_map(|p| p.sentences(name)));
+        Ok::<_, ReadError>((name.clone(), t))
+    };
+    let (table, mut report) = if files.len() == 1 {
+        join(&[read(0, &roles)?])?
     } else {
         let mut tables = Vec::new();
-        for (name, text) in &files {
-            let t = ProfileTable::read(text, &crate::profile::RoleOverrides::default()).map_err(
-                |source| ReadError::File {
-                    file: name.clone(),
-                    source,
-                },
-            )?;
-            tables.push((name.clone(), t));
+        for k in 0..files.len() {
+            tables.push(read(k, &crate::profile::RoleOverrides::default())?);
         }
         let (joined, report) = join(&tables)?;
-        if *overrides == crate::profile::RoleOverrides::default() {
+        if roles == crate::profile::RoleOverrides::default() {
             (joined, report)
         } else {
             (
-                ProfileTable::read(&joined.to_csv(), overrides).map_err(ReadError::Roles)?,
+                ProfileTable::read(&joined.to_csv(), &roles).map_err(ReadError::Roles)?,
                 report,
             )
         }

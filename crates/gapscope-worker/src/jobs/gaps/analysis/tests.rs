@@ -121,3 +121,33 @@ fn several_files_are_joined_and_the_join_is_reported() {
         .unwrap_err()
         .starts_with("f.csv: line 2, column `TU`"));
 }
+
+/// A dropped long table (issue 16) goes through the same core reading: the
+/// page shows the wide table's analysis, with the pivot at the top of the
+/// warnings.
+#[test]
+fn a_dropped_long_table_is_pivoted() {
+    const LONG: &str = include_str!(
+        "../../../../../gapscope-data/tests/fixtures/profiles_long/profiles-small-long.csv"
+    );
+    const WIDE: &str = include_str!("../../../../../../tests/fixtures/profiles-small.csv");
+    let req = |name: &str, text: &str| Request {
+        bootstrap: 0,
+        ..Request::new(Source::File {
+            name: name.into(),
+            text: text.into(),
+        })
+    };
+    let long = handle(&req("long.csv", LONG)).unwrap();
+    let wide = handle(&req("wide.csv", WIDE)).unwrap();
+    assert_eq!(long.report.input, wide.report.input);
+    assert_eq!(
+        long.report.warnings[0],
+        "long table long.csv: 48 rows pivoted to 7 models × 7 dimensions (1 of the 49 cells have no score: missing)"
+    );
+    assert_eq!(long.report.warnings[1..], wide.report.warnings[..]);
+    assert_eq!(
+        serde_json::to_value(&long.report.operations).unwrap(),
+        serde_json::to_value(&wide.report.operations).unwrap()
+    );
+}
