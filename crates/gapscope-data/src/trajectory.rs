@@ -150,6 +150,7 @@ pub fn identity_kind(identity: &str) -> &'static str {
         Some("tau2") => "the same τ²-bench simulation ids",
         Some("inspect") => "the same Inspect eval id, sample ids and epochs",
         Some("jsonl") => "the same trajectory ids and models",
+        Some("parquet") => "the same Parquet dataset trajectory ids",
         _ => "byte-identical files",
     }
 }
