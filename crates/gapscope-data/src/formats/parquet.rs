@@ -37,9 +37,30 @@ pub fn is_parquet(bytes: &[u8]) -> bool {
 pub const NOT_IN_THIS_BUILD: &str = "a Parquet trajectory dataset, which this build of gapscope does not read (it was built without the `parquet` feature): read it with the gapscope command line, or in the page, which loads its Parquet reader when such a file is given";
 
 /// Read a Parquet trajectory dataset (see the module docs).
+///
+/// The `parquet` crate asserts on some damaged files (a flipped byte in a
+/// page can fail `assertion failed: size <= src.len()` in its bit reader)
+/// instead of returning an error: natively that panic is caught and becomes
+/// a located refusal; on wasm32 (panics abort) it ends the worker that reads
+/// the file, which is why the page reads Parquet in a worker of its own.
 #[cfg(feature = "parquet")]
 pub fn read(name: &str, bytes: &[u8], options: &ReadOptions) -> Result<Corpus, String> {
-    imp::read(name, bytes, options).map_err(|e| e.to_string())
+    let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        imp::read(name, bytes, options)
+    }));
+    match read {
+        Ok(r) => r.map_err(|e| e.to_string()),
+        Err(panic) => {
+            let why = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "no message".into());
+            Err(format!(
+                "a damaged Parquet file: the Parquet decoder stopped on it ({why})"
+            ))
+        }
+    }
 }
 
 /// Read a Parquet trajectory dataset: this build has no Parquet reader.
