@@ -231,7 +231,6 @@ impl Columns {
 struct Tally {
     rows: u64,
     no_model: usize,
-    no_reward: usize,
 }
 
 pub(crate) fn read(name: &str, bytes: &[u8], options: &ReadOptions) -> Result<Corpus, ParquetError> {
@@ -375,11 +374,6 @@ fn warnings(cols: &Columns, tally: &Tally, stem: &str, options: &ReadOptions, re
     }
     if cols.reward.is_none() && cols.resolved.is_none() {
         w.push("has no `reward`, `resolved` or `target` column: no trajectory has a reward; give the rewards in an outcomes CSV (`trajectory_id,task_id,reward`)".into());
-    } else if tally.no_reward > 0 {
-        w.push(format!(
-            "{} of {read} trajectories have neither a `reward` nor a `resolved`/`target` value: they have no reward",
-            tally.no_reward
-        ));
     }
     if cols.domain.is_none() && options.domain.is_none() {
         w.push(format!(
@@ -462,10 +456,8 @@ fn trajectory(
             stem.to_string()
         }
     };
+    // A row with neither has no reward (the ingestion counts them).
     t.reward = reward.or(resolved);
-    if t.reward.is_none() {
-        tally.no_reward += 1;
-    }
     if t.domain.is_none() {
         t.domain.clone_from(&options.domain);
     }
