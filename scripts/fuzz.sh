@@ -15,7 +15,7 @@ secs="${1:-60}"
 shift || true
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root/fuzz" || exit 1
-all=(profiles trajectories_jsonl read_any labels tau2 inspect_eval evidence runtime analysis stability)
+all=(profiles trajectories_jsonl read_any labels tau2 inspect_eval evidence runtime analysis stability parquet)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 
