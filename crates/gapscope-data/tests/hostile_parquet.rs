@@ -28,7 +28,10 @@ fn truncated_files_are_refused_as_unreadable() {
     let whole = data("canonical_snappy.parquet");
     for cut in [4, 8, whole.len() / 2, whole.len() - 1] {
         let e = read(&whole[..cut]).unwrap_err();
-        assert!(e.starts_with("not a readable Parquet file: "), "cut at {cut}: {e}");
+        assert!(
+            e.starts_with("not a readable Parquet file: "),
+            "cut at {cut}: {e}"
+        );
     }
     // The bare magic: still Parquet, still unreadable.
     let e = read(b"PAR1").unwrap_err();
@@ -53,7 +56,9 @@ fn wrong_column_types_name_the_column_and_the_type_expected() {
 fn a_zstd_file_says_why_it_is_not_read() {
     let e = read(&data("hostile/zstd.parquet")).unwrap_err();
     assert!(
-        e.starts_with("column `instance_id` (row group 0) is zstd-compressed, which gapscope does not read"),
+        e.starts_with(
+            "column `instance_id` (row group 0) is zstd-compressed, which gapscope does not read"
+        ),
         "{e}"
     );
     assert!(e.contains("compression=\"snappy\""), "{e}");
@@ -94,7 +99,9 @@ fn a_flipped_byte_anywhere_never_panics() {
     // test flips every third byte of the smaller file.)
     for name in ["nebius_swe_agent.parquet"] {
         let (read, refused, panicked) = flip_every_byte(&data(name));
-        eprintln!("{name}: {read} read, {refused} refused, {panicked} refused after a decoder panic");
+        eprintln!(
+            "{name}: {read} read, {refused} refused, {panicked} refused after a decoder panic"
+        );
     }
 }
 

@@ -28,7 +28,8 @@ fn data(name: &str) -> Vec<u8> {
 }
 
 fn read(name: &str) -> Corpus {
-    read_any_bytes(name, &data(name), &ReadOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"))
+    read_any_bytes(name, &data(name), &ReadOptions::default())
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 fn counts(c: &Corpus) -> (Vec<usize>, Vec<usize>) {
@@ -43,17 +44,32 @@ fn counts(c: &Corpus) -> (Vec<usize>, Vec<usize>) {
 
 #[test]
 fn parquet_is_detected_by_its_magic_in_every_build() {
-    for name in ["canonical_snappy.parquet", "canonical_plain.parquet", "hostile/zstd.parquet"] {
-        assert_eq!(detect_bytes(&data(name)), Some(TrajectoryFormat::Parquet), "{name}");
+    for name in [
+        "canonical_snappy.parquet",
+        "canonical_plain.parquet",
+        "hostile/zstd.parquet",
+    ] {
+        assert_eq!(
+            detect_bytes(&data(name)),
+            Some(TrajectoryFormat::Parquet),
+            "{name}"
+        );
     }
-    assert_eq!(TrajectoryFormat::Parquet.label(), "Parquet trajectory dataset");
+    assert_eq!(
+        TrajectoryFormat::Parquet.label(),
+        "Parquet trajectory dataset"
+    );
 }
 
 #[cfg(not(feature = "parquet"))]
 #[test]
 fn a_build_without_the_feature_says_so() {
-    let e = read_any_bytes("a.parquet", &data("canonical_snappy.parquet"), &ReadOptions::default())
-        .unwrap_err();
+    let e = read_any_bytes(
+        "a.parquet",
+        &data("canonical_snappy.parquet"),
+        &ReadOptions::default(),
+    )
+    .unwrap_err();
     assert!(e.contains("built without the `parquet` feature"), "{e}");
 }
 
@@ -67,10 +83,7 @@ mod with_the_reader {
         let plain = read("canonical_plain.parquet");
         assert_eq!(snappy.format, Some(TrajectoryFormat::Parquet));
         assert_eq!(snappy.trajectories, plain.trajectories);
-        assert_eq!(
-            counts(&snappy),
-            (vec![7, 5, 9, 5, 3], vec![2, 1, 3, 1, 0])
-        );
+        assert_eq!(counts(&snappy), (vec![7, 5, 9, 5, 3], vec![2, 1, 3, 1, 0]));
         assert!(snappy.skipped.is_empty(), "{:?}", snappy.skipped);
         let t = &snappy.trajectories;
         let tasks: Vec<&str> = t.iter().map(|t| t.task_id.as_str()).collect();
@@ -91,18 +104,26 @@ mod with_the_reader {
         // reward, else resolved → 1/0, else none.
         let rewards: Vec<Option<f64>> = t.iter().map(|t| t.reward).collect();
         assert_eq!(rewards, [Some(1.0), Some(0.0), Some(0.25), Some(1.0), None]);
-        assert!(t.iter().all(|t| t.domain.is_none() && t.source_id.is_none()));
+        assert!(t
+            .iter()
+            .all(|t| t.domain.is_none() && t.source_id.is_none()));
         // Tool calls with ids, arguments parsed from JSON text, results matched.
         let m = &t[0].messages;
         assert_eq!(m[2].role, "assistant");
-        assert_eq!(m[2].tool_calls[0].id.as_deref(), Some("call_astropy__astropy-12907-0"));
+        assert_eq!(
+            m[2].tool_calls[0].id.as_deref(),
+            Some("call_astropy__astropy-12907-0")
+        );
         assert_eq!(m[2].tool_calls[0].name, "bash");
         assert_eq!(
             m[2].tool_calls[0].arguments,
             serde_json::json!({"command": "grep -rn bug src/0.py"})
         );
         assert_eq!(m[3].role, "tool");
-        assert_eq!(m[3].tool_call_id.as_deref(), Some("call_astropy__astropy-12907-0"));
+        assert_eq!(
+            m[3].tool_call_id.as_deref(),
+            Some("call_astropy__astropy-12907-0")
+        );
         assert_eq!(m[3].content, Some(serde_json::json!("src/0.py:1: bug")));
         assert!(snappy.notes.is_empty(), "{:?}", snappy.notes);
         let w = snappy.warnings.join("\n");
@@ -121,9 +142,14 @@ mod with_the_reader {
         assert_eq!(t[0].messages[2].role, "assistant");
         assert_eq!(
             t[0].messages[1].content,
-            Some(serde_json::json!("We're currently solving the following issue: pydicom__pydicom-1694"))
+            Some(serde_json::json!(
+                "We're currently solving the following issue: pydicom__pydicom-1694"
+            ))
         );
-        assert_eq!(t[1].termination_reason.as_deref(), Some("submitted (exit_cost)"));
+        assert_eq!(
+            t[1].termination_reason.as_deref(),
+            Some("submitted (exit_cost)")
+        );
         // The system message has no text (its prompt is in `system_prompt`, not read).
         assert_eq!(t[0].messages[0].content, None);
     }
@@ -131,20 +157,50 @@ mod with_the_reader {
     #[test]
     fn openhands_rebench_trajectories() {
         let name = "some/folder/openhands_rebench.parquet";
-        let c = read_any_bytes(name, &data("openhands_rebench.parquet"), &ReadOptions::default()).unwrap();
+        let c = read_any_bytes(
+            name,
+            &data("openhands_rebench.parquet"),
+            &ReadOptions::default(),
+        )
+        .unwrap();
         assert_eq!(counts(&c), (vec![7, 5, 3, 5], vec![3, 2, 1, 2]));
         let t = &c.trajectories;
         let ids: Vec<&str> = t.iter().map(|t| t.id.as_str()).collect();
-        assert_eq!(ids, ["chatcmpl-0001", "chatcmpl-0002", "chatcmpl-0003", "chatcmpl-0004"]);
-        assert_eq!(t[0].source_id.as_deref(), Some("parquet\u{1f}chatcmpl-0001"));
+        assert_eq!(
+            ids,
+            [
+                "chatcmpl-0001",
+                "chatcmpl-0002",
+                "chatcmpl-0003",
+                "chatcmpl-0004"
+            ]
+        );
+        assert_eq!(
+            t[0].source_id.as_deref(),
+            Some("parquet\u{1f}chatcmpl-0001")
+        );
         // `resolved` int64 0/1, null → none; `dataset` → the task set.
         let rewards: Vec<Option<f64>> = t.iter().map(|t| t.reward).collect();
         assert_eq!(rewards, [Some(1.0), Some(0.0), Some(0.0), None]);
         let domains: Vec<Option<&str>> = t.iter().map(|t| t.domain.as_deref()).collect();
-        assert_eq!(domains, [Some("SWE-rebench"), Some("SWE-rebench"), Some("SWE-Gym"), Some("SWE-rebench")]);
+        assert_eq!(
+            domains,
+            [
+                Some("SWE-rebench"),
+                Some("SWE-rebench"),
+                Some("SWE-Gym"),
+                Some("SWE-rebench")
+            ]
+        );
         // No model column: the file's name, said so.
         assert!(t.iter().all(|t| t.model == "openhands_rebench"));
-        assert!(c.warnings.iter().any(|w| w.contains("no `model_name` or `model` column")), "{:?}", c.warnings);
+        assert!(
+            c.warnings
+                .iter()
+                .any(|w| w.contains("no `model_name` or `model` column")),
+            "{:?}",
+            c.warnings
+        );
         assert_eq!(t[0].details[0].label, "repository");
         assert_eq!(t[0].details[0].value, serde_json::json!("PyPSA/linopy"));
         let last = t[0].messages.last().unwrap();
@@ -157,7 +213,11 @@ mod with_the_reader {
         };
         let c = read_any_bytes(name, &data("openhands_rebench.parquet"), &given).unwrap();
         assert!(c.trajectories.iter().all(|t| t.model == "qwen3-coder"));
-        assert!(!c.warnings.iter().any(|w| w.contains("model")), "{:?}", c.warnings);
+        assert!(
+            !c.warnings.iter().any(|w| w.contains("model")),
+            "{:?}",
+            c.warnings
+        );
     }
 
     #[test]
@@ -172,7 +232,9 @@ mod with_the_reader {
         assert_eq!(t[0].messages[3].tool_call_id.as_deref(), Some("c0"));
         assert_eq!(
             t[0].messages[1].content,
-            Some(serde_json::json!([{"type": "text", "text": "Solve oauthlib__oauthlib.1fd52536.combine_file__09vlzwgc"}]))
+            Some(
+                serde_json::json!([{"type": "text", "text": "Solve oauthlib__oauthlib.1fd52536.combine_file__09vlzwgc"}])
+            )
         );
     }
 
@@ -183,7 +245,11 @@ mod with_the_reader {
             ..ReadOptions::default()
         };
         let c = read_any_bytes("c.parquet", &data("canonical_snappy.parquet"), &light).unwrap();
-        let n: Vec<usize> = c.trajectories.iter().map(|t| t.message_stats().messages).collect();
+        let n: Vec<usize> = c
+            .trajectories
+            .iter()
+            .map(|t| t.message_stats().messages)
+            .collect();
         assert_eq!(n, [7, 5, 9, 5, 3]);
         assert!(c.trajectories.iter().all(|t| t.messages.is_empty()));
     }

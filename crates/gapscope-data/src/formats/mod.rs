@@ -263,7 +263,9 @@ pub fn readers_declined(bytes: &[u8]) -> Vec<String> {
         return out;
     }
     if crate::formats::parquet::is_parquet(bytes) {
-        out.push("Parquet trajectory dataset: a Parquet file, but no row in it could be read".into());
+        out.push(
+            "Parquet trajectory dataset: a Parquet file, but no row in it could be read".into(),
+        );
         return out;
     }
     let Ok(text) = std::str::from_utf8(bytes) else {

@@ -84,7 +84,11 @@ fn describe(t: &Type) -> String {
         return format!("a list of {}", describe(e));
     }
     let names: Vec<&str> = t.get_fields().iter().take(6).map(|f| f.name()).collect();
-    let more = if t.get_fields().len() > 6 { ", …" } else { "" };
+    let more = if t.get_fields().len() > 6 {
+        ", …"
+    } else {
+        ""
+    };
     format!("a struct {{{}{more}}}", names.join(", "))
 }
 
@@ -117,7 +121,11 @@ fn is_number(t: &Type) -> bool {
     t.is_primitive()
         && matches!(
             t.get_physical_type(),
-            Physical::INT32 | Physical::INT64 | Physical::FLOAT | Physical::DOUBLE | Physical::BOOLEAN
+            Physical::INT32
+                | Physical::INT64
+                | Physical::FLOAT
+                | Physical::DOUBLE
+                | Physical::BOOLEAN
         )
 }
 
@@ -132,7 +140,11 @@ fn columns(root: &Type) -> Result<Columns, ParquetError> {
             .map(Arc::clone)
     };
     let listing = || {
-        let mut names: Vec<String> = fields.iter().take(12).map(|f| format!("`{}`", f.name())).collect();
+        let mut names: Vec<String> = fields
+            .iter()
+            .take(12)
+            .map(|f| format!("`{}`", f.name()))
+            .collect();
         if fields.len() > 12 {
             names.push(format!("… ({} columns)", fields.len()));
         }
@@ -201,7 +213,10 @@ fn columns(root: &Type) -> Result<Columns, ParquetError> {
     }
     if let Some(t) = find(RESOLVED) {
         if !(is_integer(&t) || t.is_primitive() && t.get_physical_type() == Physical::BOOLEAN) {
-            return Err(wrong(&t, "true/false or 0/1 (whether the task was resolved)"));
+            return Err(wrong(
+                &t,
+                "true/false or 0/1 (whether the task was resolved)",
+            ));
         }
         c.resolved = Some(t.name().to_string());
     }
@@ -233,7 +248,11 @@ struct Tally {
     no_model: usize,
 }
 
-pub(crate) fn read(name: &str, bytes: &[u8], options: &ReadOptions) -> Result<Corpus, ParquetError> {
+pub(crate) fn read(
+    name: &str,
+    bytes: &[u8],
+    options: &ReadOptions,
+) -> Result<Corpus, ParquetError> {
     let reader = SerializedFileReader::new(bytes::Bytes::copy_from_slice(bytes))
         .map_err(|e| ParquetError::Open(e.to_string()))?;
     let meta = reader.metadata();
@@ -243,7 +262,11 @@ pub(crate) fn read(name: &str, bytes: &[u8], options: &ReadOptions) -> Result<Co
     // Refuse a codec this build cannot decode before reading any row.
     for (g, group) in meta.row_groups().iter().enumerate() {
         for chunk in group.columns() {
-            let top = chunk.column_path().parts().first().map_or("", String::as_str);
+            let top = chunk
+                .column_path()
+                .parts()
+                .first()
+                .map_or("", String::as_str);
             let ok = matches!(
                 chunk.compression(),
                 Compression::UNCOMPRESSED | Compression::SNAPPY | Compression::GZIP(_)
@@ -357,7 +380,13 @@ fn file_stem(name: &str) -> String {
     base.strip_suffix(".parquet").unwrap_or(base).to_string()
 }
 
-fn warnings(cols: &Columns, tally: &Tally, stem: &str, options: &ReadOptions, read: usize) -> Vec<String> {
+fn warnings(
+    cols: &Columns,
+    tally: &Tally,
+    stem: &str,
+    options: &ReadOptions,
+    read: usize,
+) -> Vec<String> {
     let mut w = Vec::new();
     if options.model.is_none() {
         if cols.model.is_none() {
@@ -520,7 +549,9 @@ fn messages(f: Field, json: bool, column: &str) -> Result<Vec<Message>, String> 
                 other => Err(format!("{column}[{k}] is {other}, expected a message")),
             })
             .collect(),
-        other => Err(format!("`{column}` is {other}, expected a list of messages")),
+        other => Err(format!(
+            "`{column}` is {other}, expected a list of messages"
+        )),
     }
 }
 
@@ -594,7 +625,11 @@ fn row_call(r: &Row) -> Result<ToolCall, String> {
         }
     }
     let name = name.ok_or_else(|| ": no `function.name` (or `name`)".to_string())?;
-    Ok(ToolCall { id, name, arguments })
+    Ok(ToolCall {
+        id,
+        name,
+        arguments,
+    })
 }
 
 /// Arguments given as JSON text become the JSON value (else the text stays).
@@ -665,7 +700,9 @@ fn to_json(f: &Field) -> Value {
         Field::UShort(i) => Value::from(*i),
         Field::UInt(i) => Value::from(*i),
         Field::ULong(i) => Value::from(*i),
-        Field::Float(x) => serde_json::Number::from_f64(f64::from(*x)).map_or(Value::Null, Value::Number),
+        Field::Float(x) => {
+            serde_json::Number::from_f64(f64::from(*x)).map_or(Value::Null, Value::Number)
+        }
         Field::Double(x) => serde_json::Number::from_f64(*x).map_or(Value::Null, Value::Number),
         Field::Bytes(b) => Value::String(String::from_utf8_lossy(b.data()).into_owned()),
         Field::MapInternal(m) => Value::Array(
@@ -685,7 +722,10 @@ mod tests {
 
     #[test]
     fn stems_drop_folders_and_the_extension() {
-        assert_eq!(file_stem("a/b/train-00000-of-00002.parquet"), "train-00000-of-00002");
+        assert_eq!(
+            file_stem("a/b/train-00000-of-00002.parquet"),
+            "train-00000-of-00002"
+        );
         assert_eq!(file_stem("x"), "x");
     }
 
@@ -711,6 +751,9 @@ mod tests {
             arguments_value(Value::String("{\"a\": 1}".into())),
             serde_json::json!({"a": 1})
         );
-        assert_eq!(arguments_value(Value::String("ls -l".into())), Value::String("ls -l".into()));
+        assert_eq!(
+            arguments_value(Value::String("ls -l".into())),
+            Value::String("ls -l".into())
+        );
     }
 }
