@@ -18,28 +18,13 @@
 
 use std::path::PathBuf;
 
-use gapscope_data::formats::{detect_bytes, read_any_bytes, Corpus, ReadOptions, TrajectoryFormat};
+use gapscope_data::formats::{detect_bytes, read_any_bytes, ReadOptions, TrajectoryFormat};
 
 fn data(name: &str) -> Vec<u8> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/parquet")
         .join(name);
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn read(name: &str) -> Corpus {
-    read_any_bytes(name, &data(name), &ReadOptions::default())
-        .unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
-fn counts(c: &Corpus) -> (Vec<usize>, Vec<usize>) {
-    (
-        c.trajectories.iter().map(|t| t.messages.len()).collect(),
-        c.trajectories
-            .iter()
-            .map(|t| t.messages.iter().map(|m| m.tool_calls.len()).sum())
-            .collect(),
-    )
 }
 
 #[test]
@@ -76,6 +61,22 @@ fn a_build_without_the_feature_says_so() {
 #[cfg(feature = "parquet")]
 mod with_the_reader {
     use super::*;
+    use gapscope_data::formats::Corpus;
+
+    fn read(name: &str) -> Corpus {
+        read_any_bytes(name, &data(name), &ReadOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+    }
+
+    fn counts(c: &Corpus) -> (Vec<usize>, Vec<usize>) {
+        (
+            c.trajectories.iter().map(|t| t.messages.len()).collect(),
+            c.trajectories
+                .iter()
+                .map(|t| t.messages.iter().map(|m| m.tool_calls.len()).sum())
+                .collect(),
+        )
+    }
 
     #[test]
     fn canonical_snappy_and_uncompressed_read_the_same() {

@@ -478,12 +478,11 @@ fn trajectory(
         None => format!("{task}#{at}"),
     };
     t.task_id = task;
-    t.model = match model.filter(|m| !m.is_empty()) {
-        Some(m) => m,
-        None => {
-            tally.no_model += usize::from(cols.model.is_some());
-            stem.to_string()
-        }
+    t.model = if let Some(m) = model.filter(|m| !m.is_empty()) {
+        m
+    } else {
+        tally.no_model += usize::from(cols.model.is_some());
+        stem.to_string()
     };
     // A row with neither has no reward (the ingestion counts them).
     t.reward = reward.or(resolved);
