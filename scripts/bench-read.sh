@@ -3,8 +3,12 @@
 # every file under ../shared/data/tau2/, in one run, with the ratio; then the
 # scaling rows (issue 14): `tau2 check` per simulation at 3,000 vs 30,000
 # simulations and `profiles` per message on one simulation of 1,000 vs 10,000
-# messages, made from the shared airline file, with their ratio (≈ 1: linear).
-#   scripts/bench-read.sh            (GAPSCOPE_BENCH_PYTHON picks the Python; default python3)
+# messages, made from the shared airline file, with their ratio (≈ 1: linear);
+# then the Parquet row (issue 16): a ~60 MB synthetic Parquet file (written
+# once into target/ by scripts/make-parquet-fixtures.py, which needs pyarrow
+# in that Python) read by gapscope against pyarrow.parquet.read_table.
+#   scripts/bench-read.sh            (GAPSCOPE_BENCH_PYTHON picks the Python; default python3;
+#                                     the Parquet row is skipped, saying so, without pyarrow)
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 cd "$ROOT"
@@ -13,4 +17,4 @@ if [ ! -d "$ROOT/../shared/data/tau2" ]; then
   exit 1
 fi
 GAPSCOPE_BENCH_PYTHON="${GAPSCOPE_BENCH_PYTHON:-python3}" \
-  cargo bench --locked -p gapscope-data --bench read
+  cargo bench --locked -p gapscope-data --features parquet --bench read

@@ -15,7 +15,7 @@ secs="${1:-60}"
 shift || true
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root/fuzz" || exit 1
-all=(profiles profiles_long trajectories_jsonl read_any labels tau2 tau3 atif sessions simple_formats inspect_eval evidence runtime analysis stability)
+all=(profiles profiles_long trajectories_jsonl read_any labels tau2 tau3 atif sessions simple_formats parquet inspect_eval evidence runtime analysis stability)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 

@@ -297,6 +297,18 @@ fn profiles_atif_bare_trajectories() {
     ]));
 }
 
+/// A Parquet trajectory dataset (issue 16): two models, five rows, one
+/// without a reward, no task set (the notes say both).
+#[test]
+fn profiles_parquet_dataset_json() {
+    assert_cmd_snapshot!(run(&[
+        "profiles",
+        "--json",
+        "--trajectories",
+        "crates/gapscope-data/tests/fixtures/parquet/canonical_snappy.parquet",
+    ]));
+}
+
 // ---------------------------------------------------------------- stability
 
 /// The committed synthetic corpus (60 tasks in 12 groups), 1,000 draws and

@@ -18,6 +18,15 @@
 //! another task's actions); `profiles` (read + operation profile) of one
 //! simulation of 1,000 and 10,000 messages made from the file's tool calls
 //! and results, one recorded check per call.
+//!
+//! Then the Parquet row (issue 16; with the `parquet` feature, which
+//! `scripts/bench-read.sh` turns on): a synthetic snappy Parquet file of
+//! about 60 MB in the documented schema, written once by
+//! `scripts/make-parquet-fixtures.py --bench` into the target dir (not
+//! committed), read by gapscope (bytes from disk, `read_any_bytes`, every
+//! message kept) against `pyarrow.parquet.read_table` of the same file in
+//! the same run (`bench/parquet_read.py`), fastest of 5 each, with the ratio.
+//! Skipped, saying so, when the Python has no pyarrow.
 //! Fails loudly when the data directory is absent. No timing is asserted.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::disallowed_methods)]
@@ -141,6 +150,107 @@ fn main() {
         Err(e) => println!("Python json.load: skipped ({python}: {e})"),
     }
     scaling(&dir.join("airline/results/claude-sonnet-4-5__aide-platform__airline_1trial.json"));
+    #[cfg(feature = "parquet")]
+    parquet_row(&python);
+}
+
+/// gapscope's Parquet reader against `pyarrow.parquet.read_table`.
+#[cfg(feature = "parquet")]
+fn parquet_row(python: &str) {
+    const PARQUET_REPS: usize = 5;
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let file =
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bench-parquet/trajectories-60mb.parquet");
+    if !file.is_file() {
+        let made = Command::new(python)
+            .arg(root.join("scripts/make-parquet-fixtures.py"))
+            .arg("--bench")
+            .arg(&file)
+            .arg("--mb")
+            .arg("60")
+            .output();
+        match made {
+            Ok(o) if o.status.success() => {}
+            Ok(o) => {
+                println!(
+                    "Parquet: skipped ({python} could not write the file: {})",
+                    String::from_utf8_lossy(&o.stderr)
+                        .lines()
+                        .last()
+                        .unwrap_or_default()
+                );
+                return;
+            }
+            Err(e) => {
+                println!("Parquet: skipped ({python}: {e})");
+                return;
+            }
+        }
+    }
+    let mb = std::fs::metadata(&file).unwrap().len() as f64 / 1e6;
+    let read = || {
+        let bytes = std::fs::read(&file).unwrap();
+        read_any_bytes("bench.parquet", &bytes, &ReadOptions::default()).unwrap()
+    };
+    let c = read();
+    let messages: usize = c.trajectories.iter().map(|t| t.messages.len()).sum();
+    println!(
+        "Parquet dataset: {mb:.1} MB snappy, {} rows as trajectories, {messages} messages",
+        c.trajectories.len()
+    );
+    drop(c);
+    let mut t: Vec<f64> = (0..PARQUET_REPS)
+        .map(|_| {
+            let s = Instant::now();
+            black_box(read());
+            s.elapsed().as_secs_f64()
+        })
+        .collect();
+    t.sort_by(f64::total_cmp);
+    let (rust, median) = (t[0], t[PARQUET_REPS / 2]);
+    println!(
+        "gapscope Parquet:   {rust:.3} s  {:7.1} MB/s  (fastest of {PARQUET_REPS}; median {median:.3} s)",
+        mb / rust
+    );
+    let out = Command::new(python)
+        .arg(root.join("bench/parquet_read.py"))
+        .arg("--reps")
+        .arg(PARQUET_REPS.to_string())
+        .arg(&file)
+        .output();
+    match out {
+        Ok(o) if o.status.success() => {
+            let text = String::from_utf8_lossy(&o.stdout);
+            let field = |name: &str| -> f64 {
+                text.lines()
+                    .find_map(|l| l.strip_prefix(name))
+                    .and_then(|v| v.trim().parse().ok())
+                    .unwrap_or_else(|| panic!("{name} in the script's output: {text}"))
+            };
+            let (secs, med) = (field("python_seconds "), field("python_median "));
+            let (one, one_med) = (
+                field("python_seconds_1thread "),
+                field("python_median_1thread "),
+            );
+            println!(
+                "pyarrow read_table: {secs:.3} s  {:7.1} MB/s  ({python}, fastest of {PARQUET_REPS}; median {med:.3} s); one thread: {one:.3} s (median {one_med:.3} s)",
+                mb / secs
+            );
+            println!(
+                "ratio: gapscope is {:.2}× pyarrow's read_table ({:.2}× its one-thread read)",
+                secs / rust,
+                one / rust
+            );
+        }
+        Ok(o) => println!(
+            "pyarrow read_table: skipped ({python}: {})",
+            String::from_utf8_lossy(&o.stderr)
+                .lines()
+                .last()
+                .unwrap_or_default()
+        ),
+        Err(e) => println!("pyarrow read_table: skipped ({python}: {e})"),
+    }
 }
 
 /// The fastest of `reps` runs of `f`, in seconds.

@@ -156,6 +156,7 @@ pub fn identity_kind(identity: &str) -> &'static str {
         Some("codex") => "the same Codex thread ids",
         Some("gemini") => "the same Gemini CLI session ids",
         Some("openhands") => "the same OpenHands instance ids and first event ids",
+        Some("parquet") => "the same Parquet dataset trajectory ids",
         _ => "byte-identical files",
     }
 }

@@ -15,6 +15,7 @@ pub mod harbor;
 pub mod inspect;
 pub mod jsonl;
 pub mod openhands;
+pub mod parquet;
 pub mod probe;
 mod sessions;
 pub mod simple;
@@ -122,6 +123,9 @@ pub enum TrajectoryFormat {
     ClaudeCode,
     /// A Codex CLI rollout JSONL (`{timestamp, type, payload}` a line).
     Codex,
+    /// A Parquet trajectory dataset (bytes only: the `PAR1` magic, see
+    /// [`detect_bytes`]); read with the `parquet` feature.
+    Parquet,
 }
 
 impl TrajectoryFormat {
@@ -144,6 +148,7 @@ impl TrajectoryFormat {
             TrajectoryFormat::OpenHandsOutput => "OpenHands `output.jsonl`",
             TrajectoryFormat::ClaudeCode => "Claude Code session JSONL",
             TrajectoryFormat::Codex => "Codex rollout JSONL",
+            TrajectoryFormat::Parquet => "Parquet trajectory dataset",
         }
     }
 }
@@ -264,6 +269,12 @@ pub fn readers_declined(bytes: &[u8]) -> Vec<String> {
         out.push("Inspect AI `.eval` log: a zip archive, but no sample in it could be read".into());
         return out;
     }
+    if crate::formats::parquet::is_parquet(bytes) {
+        out.push(
+            "Parquet trajectory dataset: a Parquet file, but no row in it could be read".into(),
+        );
+        return out;
+    }
     let Ok(text) = std::str::from_utf8(bytes) else {
         out.push("the text readers: not UTF-8 text".into());
         out.push("Inspect AI `.eval` log: not a zip archive".into());
@@ -343,13 +354,17 @@ fn describe(shape: &probe::Shape) -> String {
     }
 }
 
-const NOT_TRAJECTORIES: &str = "not a trajectory file (canonical JSONL, τ²-bench results or simulations, an Inspect AI `.eval` or `.json` log, τ-bench v1 results, ATIF, SWE-agent, mini-swe-agent, Gemini CLI, OpenHands, Claude Code or Codex; see docs/formats.md)";
+const NOT_TRAJECTORIES: &str = "not a trajectory file (canonical JSONL, τ²-bench results or simulations, an Inspect AI `.eval` or `.json` log, τ-bench v1 results, ATIF, SWE-agent, mini-swe-agent, Gemini CLI, OpenHands, Claude Code, Codex or a Parquet trajectory dataset; see docs/formats.md)";
 
 /// Recognize a trajectory file by its bytes: an Inspect `.eval` log is a zip
-/// archive; UTF-8 text goes to [`detect`].
+/// archive, a Parquet dataset starts with `PAR1` (recognized in every
+/// build, read only with the `parquet` feature); UTF-8 text goes to [`detect`].
 pub fn detect_bytes(bytes: &[u8]) -> Option<TrajectoryFormat> {
     if crate::formats::inspect::is_zip(bytes) {
         return Some(TrajectoryFormat::InspectEval);
+    }
+    if crate::formats::parquet::is_parquet(bytes) {
+        return Some(TrajectoryFormat::Parquet);
     }
     std::str::from_utf8(bytes).ok().and_then(detect)
 }
@@ -397,6 +412,9 @@ fn read_any_bytes_full(name: &str, bytes: &[u8], options: &ReadOptions) -> Resul
         let c = crate::formats::inspect::read_eval(name, bytes, model, &options.score)
             .map_err(|e| e.to_string())?;
         (TrajectoryFormat::InspectEval, c)
+    } else if crate::formats::parquet::is_parquet(bytes) {
+        let c = crate::formats::parquet::read(name, bytes, options)?;
+        (TrajectoryFormat::Parquet, c)
     } else {
         let text = crate::text::utf8(bytes).map_err(|e| format!("{e}, and not a zip archive"))?;
         let format = detect(text).ok_or_else(|| NOT_TRAJECTORIES.to_string())?;
@@ -456,6 +474,7 @@ fn read_text(
             "a τ²-bench tasks file (tasks, not simulations): give it as the tasks of a results file (`gapscope tau2 --tasks`)".into(),
         ),
         F::InspectEval => Err("an Inspect AI `.eval` log is a zip archive, not text".into()),
+        F::Parquet => Err("a Parquet dataset is binary, not text".into()),
         F::TauBenchV1 => crate::formats::taubench_v1::read(name, text, options),
         F::Atif => crate::formats::atif::read(name, text, options),
         F::SweAgent => crate::formats::swe_agent::read_swe_agent(name, text, options),
