@@ -13,6 +13,7 @@
 
 #[cfg(target_arch = "wasm32")]
 mod app;
+#[cfg(target_arch = "wasm32")]
 mod folders;
 #[cfg(target_arch = "wasm32")]
 mod parts;

@@ -1,10 +1,11 @@
 //! ATIF trajectories (`atif::read`) and one Harbor trial folder read
-//! through `folder::read_group`. Input: the trajectory, NUL, the trial's
+//! through `formats::read_group`. Input: the trajectory, NUL, the trial's
 //! `result.json`.
 #![no_main]
 use std::collections::BTreeMap;
 
-use gapscope_data::formats::folder::{plan, read_group, Folder};
+use gapscope_data::formats::folder::{plan, Folder};
+use gapscope_data::formats::read_group;
 use gapscope_data::formats::{atif, ReadOptions};
 use libfuzzer_sys::fuzz_target;
 

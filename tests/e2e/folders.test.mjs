@@ -99,3 +99,64 @@ test('a picked folder is read by content, with what was skipped and why, as the 
   assert.equal(await page.getByTestId('trajectory-count').innerText(), `${profile.n_total} of ${profile.n_total} trajectories`);
   await page.screenshot({ path: join(ARTIFACTS, 'folder.png'), fullPage: true });
 });
+
+/** Open the first trajectory of the list; its viewer's id and message count. */
+async function openFirstTrajectory() {
+  const first = page.locator('[data-testid=trajectory-list] tbody tr').first();
+  await first.focus();
+  await page.keyboard.press('Enter');
+  const viewer = page.getByTestId('trajectory-viewer');
+  await viewer.waitFor({ timeout: 30_000 });
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=messages] li').length > 0, null, { timeout: 30_000 });
+  return { id: await viewer.getAttribute('data-id'), messages: await page.locator('[data-testid=messages] li').count() };
+}
+
+/** The CLI's count of what a path holds (`profiles --all-tasks --json`). */
+function cliProfile(path) {
+  return JSON.parse(execFileSync(CLI, ['profiles', '--all-tasks', '--json', '--trajectories', path], { encoding: 'utf8' }));
+}
+
+test('a Harbor job folder, given through the directory picker, shows its scored trials in the list and the viewer', async () => {
+  const job = join(ROOT, 'crates/gapscope-data/tests/fixtures/harbor/job-small');
+  await pickFolder(job);
+  const cli = cliFolderLines(job);
+  const shown = await folderShown();
+  assert.deepEqual(shown.listed, cli.listed);
+  // Three scored trials and one infrastructure error (counted, listed, in no denominator).
+  assert.deepEqual(shown.listed, ['read job-small: Harbor job directory, 23 files, 3 trajectories, 1 excluded']);
+  assert.match(await page.getByTestId('overview-notes').innerText(), /1 run\(s\) excluded as infrastructure errors, in no denominator \(hello-world__Env4ddd \(task terminal-bench\/hello-world\): EnvironmentStartTimeoutError/);
+  assert.equal(await page.getByTestId('trajectory-count').innerText(), '3 of 3 trajectories');
+  const t = await openFirstTrajectory();
+  assert.ok(t.messages > 1, `${t.id}: ${t.messages} messages shown`);
+  await page.screenshot({ path: join(ARTIFACTS, 'folder-harbor.png'), fullPage: true });
+});
+
+test('a τ³ results directory, given through the directory picker, shows its simulations in the list and the viewer', async () => {
+  const dir = join(ROOT, '../shared/data/external/tau2/derived_dir_format/whissle_hd_retail_n5_dir');
+  assert.ok(existsSync(dir), `${dir} (the tests need ../shared)`);
+  await pickFolder(dir);
+  const shown = await folderShown();
+  assert.deepEqual(shown.listed, cliFolderLines(dir).listed);
+  assert.deepEqual(shown.listed, ['read whissle_hd_retail_n5_dir: τ³ results directory, 6 files, 5 trajectories']);
+  const profile = cliProfile(dir);
+  assert.equal(profile.n_total, 5);
+  assert.equal(await page.getByTestId('trajectory-count').innerText(), '5 of 5 trajectories');
+  const t = await openFirstTrajectory();
+  assert.ok(t.messages > 1, `${t.id}: ${t.messages} messages shown`);
+  await page.screenshot({ path: join(ARTIFACTS, 'folder-tau3.png'), fullPage: true });
+});
+
+test('every file of ../shared/data/external reads in the page as in the CLI; only the side files and docs are skipped', async () => {
+  const dir = join(ROOT, '../shared/data/external');
+  assert.ok(existsSync(dir), `${dir} (the tests need ../shared)`);
+  await pickFolder(dir);
+  const cli = cliFolderLines(dir);
+  const shown = await folderShown();
+  assert.equal(shown.sentence, cli.sentence);
+  assert.deepEqual(shown.listed, cli.listed);
+  const skipped = shown.listed.filter((l) => l.startsWith('skipped ')).map((l) => l.split(':')[0].replace('skipped external/', ''));
+  assert.deepEqual(skipped.filter((p) => !p.startsWith('LICENSES/') && p !== 'SOURCE.md'),
+    ['tau2/medical_triage/tasks.json', 'tau2/voice_dir_fixture/expected_metrics.json']);
+  const profile = cliProfile(dir);
+  assert.equal(await page.getByTestId('trajectory-count').innerText(), `${profile.n_total} of ${profile.n_total} trajectories`);
+});
