@@ -10,8 +10,8 @@
 //   - the workers start from a data: URL holding a module (worker glue + its
 //     wasm as base64 + the lines that call the glue's init with the bytes), one
 //     per part's worker bin (src/pool.rs: `worker`, `worker_evidence`,
-//     `worker_runtime`), handed to the app through globalThis.__GAPSCOPE_WORKER_URL,
-//     __GAPSCOPE_WORKER_URL_EVIDENCE and __GAPSCOPE_WORKER_URL_RUNTIME; every
+//     `worker_runtime`, `worker_files`), handed to the app through globalThis.__GAPSCOPE_WORKER_URL,
+//     __GAPSCOPE_WORKER_URL_FILES, __GAPSCOPE_WORKER_URL_EVIDENCE and __GAPSCOPE_WORKER_URL_RUNTIME; every
 //     part is in the file (a part's pool still starts on its first job).
 //     A data: worker inherits the page's policy, so the workers cannot connect
 //     anywhere either.
@@ -92,6 +92,7 @@ const workerModule = (bin) => [
 // One worker per part: its bin (Trunk's output names) and the global src/pool.rs reads.
 const WORKERS = [
   { bin: 'worker', global: '__GAPSCOPE_WORKER_URL' },
+  { bin: 'worker_files', global: '__GAPSCOPE_WORKER_URL_FILES' },
   { bin: 'worker_evidence', global: '__GAPSCOPE_WORKER_URL_EVIDENCE' },
   { bin: 'worker_runtime', global: '__GAPSCOPE_WORKER_URL_RUNTIME' },
 ].map((w) => ({ ...w, module: workerModule(w.bin) }));

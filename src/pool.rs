@@ -39,8 +39,9 @@ const PARTS: [Part; 3] = [Part::Gaps, Part::Evidence, Part::Runtime];
 /// is a string, replaces it: the single-file build
 /// (`scripts/build-single.mjs`) sets each to a `data:` URL holding that
 /// worker's glue and wasm, so nothing is fetched.
-fn worker_script(part: Part) -> (&'static str, &'static str) {
+fn worker_script(part: Part, user_files: bool) -> (&'static str, &'static str) {
     match part {
+        Part::Gaps if user_files => ("./worker_files_loader.js", "__GAPSCOPE_WORKER_URL_FILES"),
         Part::Gaps => ("./worker_loader.js", "__GAPSCOPE_WORKER_URL"),
         Part::Evidence => (
             "./worker_evidence_loader.js",
@@ -55,8 +56,8 @@ fn worker_script(part: Part) -> (&'static str, &'static str) {
 
 /// The worker script of `part` to start: the page's global if it is a
 /// string, else Trunk's loader.
-fn worker_url(part: Part) -> String {
-    let (loader, global) = worker_script(part);
+fn worker_url(part: Part, user_files: bool) -> String {
+    let (loader, global) = worker_script(part, user_files);
     js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str(global))
         .ok()
         .and_then(|v| v.as_string())
@@ -155,6 +156,9 @@ struct Shared {
 struct Inner {
     /// The part whose jobs (and whose worker bin) this pool runs.
     part: Part,
+    /// Realization-gap jobs on the user's files (`worker_files`, every
+    /// reader), or on the embedded data (`worker`, the first load's).
+    user_files: bool,
     size: usize,
     slots: Vec<Slot>,
     queue: VecDeque<Queued>,
@@ -233,19 +237,24 @@ impl Pool {
         stats
     }
 
-    /// The pool of `part`, started (all its workers at once) if this is
-    /// the part's first job.
-    fn part(&self, part: Part) -> PartPool {
+    /// The pool of `part` (for the gaps part: the one for the user's files,
+    /// or the one for the embedded data), started (all its workers at once)
+    /// if this is its first job.
+    fn part(&self, part: Part, user_files: bool) -> PartPool {
+        let user_files = user_files && part == Part::Gaps;
         let started = self
             .pools
             .borrow()
             .iter()
-            .find(|p| p.inner.borrow().part == part)
+            .find(|p| {
+                let inner = p.inner.borrow();
+                inner.part == part && inner.user_files == user_files
+            })
             .cloned();
         if let Some(pool) = started {
             return pool;
         }
-        let pool = PartPool::start(part, self.size, self.shared.clone());
+        let pool = PartPool::start(part, user_files, self.size, self.shared.clone());
         self.pools.borrow_mut().push(pool.clone());
         pool
     }
@@ -259,8 +268,12 @@ impl Pool {
         on_progress: impl FnMut(Progress) + 'static,
         on_done: impl FnOnce(Answer) + 'static,
     ) -> JobId {
-        self.part(job.part())
-            .submit(job, files, Box::new(on_progress), Box::new(on_done))
+        self.part(job.part(), job.reads_user_files()).submit(
+            job,
+            files,
+            Box::new(on_progress),
+            Box::new(on_done),
+        )
     }
 
     /// Queue the job of `ask` ([`Ask`]: one request type per job, e.g.
@@ -296,10 +309,11 @@ impl Pool {
 impl PartPool {
     /// The pool of `part`, its workers started at once: a job never waits
     /// for a worker to load once the first has.
-    fn start(part: Part, size: usize, shared: Rc<RefCell<Shared>>) -> Self {
+    fn start(part: Part, user_files: bool, size: usize, shared: Rc<RefCell<Shared>>) -> Self {
         let pool = PartPool {
             inner: Rc::new(RefCell::new(Inner {
                 part,
+                user_files,
                 size,
                 slots: Vec::new(),
                 queue: VecDeque::new(),
@@ -384,8 +398,11 @@ impl PartPool {
     fn spawn(&self) {
         let options = WorkerOptions::new();
         options.set_type(WorkerType::Module);
-        let part = self.inner.borrow().part;
-        let worker = match Worker::new_with_options(&worker_url(part), &options) {
+        let (part, user_files) = {
+            let inner = self.inner.borrow();
+            (inner.part, inner.user_files)
+        };
+        let worker = match Worker::new_with_options(&worker_url(part, user_files), &options) {
             Ok(w) => w,
             Err(e) => {
                 self.fail_queue(&format!(

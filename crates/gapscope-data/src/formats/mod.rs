@@ -6,22 +6,32 @@
 //! - [`tau2`]: τ²-bench results files.
 //! - [`inspect`]: Inspect AI `.eval` (zip; deflate or zstd) and `.json` logs.
 
+#[cfg(feature = "more-formats")]
 pub mod atif;
+#[cfg(feature = "more-formats")]
 pub mod claude_code;
+#[cfg(feature = "more-formats")]
 pub mod codex;
 pub mod folder;
+#[cfg(feature = "more-formats")]
 pub mod gemini_cli;
+#[cfg(feature = "more-formats")]
 pub mod harbor;
 pub mod inspect;
 pub mod jsonl;
+#[cfg(feature = "more-formats")]
 pub mod openhands;
 pub mod parquet;
 pub mod probe;
+#[cfg(feature = "more-formats")]
 mod sessions;
+#[cfg(feature = "more-formats")]
 pub mod simple;
+#[cfg(feature = "more-formats")]
 pub mod swe_agent;
 pub mod tau2;
 pub mod tau3;
+#[cfg(feature = "more-formats")]
 pub mod taubench_v1;
 
 use serde::{Deserialize, Serialize};
@@ -475,16 +485,62 @@ fn read_text(
         ),
         F::InspectEval => Err("an Inspect AI `.eval` log is a zip archive, not text".into()),
         F::Parquet => Err("a Parquet dataset is binary, not text".into()),
-        F::TauBenchV1 => crate::formats::taubench_v1::read(name, text, options),
-        F::Atif => crate::formats::atif::read(name, text, options),
-        F::SweAgent => crate::formats::swe_agent::read_swe_agent(name, text, options),
-        F::MiniSweAgent => crate::formats::swe_agent::read_mini(name, text, options),
-        F::GeminiCli => crate::formats::gemini_cli::read(name, text, options),
-        F::OpenHandsEvents => crate::formats::openhands::read_events(name, text, options),
-        F::OpenHandsOutput => crate::formats::openhands::read_output(name, text, options),
-        F::ClaudeCode => crate::formats::claude_code::read(name, text, options),
-        F::Codex => crate::formats::codex::read(name, text, options),
+        F::TauBenchV1
+        | F::Atif
+        | F::SweAgent
+        | F::MiniSweAgent
+        | F::GeminiCli
+        | F::OpenHandsEvents
+        | F::OpenHandsOutput
+        | F::ClaudeCode
+        | F::Codex => read_more(format, name, text, options),
     }
+}
+
+/// The readers of the `more-formats` feature.
+#[cfg(feature = "more-formats")]
+fn read_more(
+    format: TrajectoryFormat,
+    name: &str,
+    text: &str,
+    options: &ReadOptions,
+) -> Result<Corpus, String> {
+    use TrajectoryFormat as F;
+    match format {
+        F::TauBenchV1 => taubench_v1::read(name, text, options),
+        F::Atif => atif::read(name, text, options),
+        F::SweAgent => swe_agent::read_swe_agent(name, text, options),
+        F::MiniSweAgent => swe_agent::read_mini(name, text, options),
+        F::GeminiCli => gemini_cli::read(name, text, options),
+        F::OpenHandsEvents => openhands::read_events(name, text, options),
+        F::OpenHandsOutput => openhands::read_output(name, text, options),
+        F::ClaudeCode => claude_code::read(name, text, options),
+        F::Codex => codex::read(name, text, options),
+        other => Err(format!(
+            "internal error: {} is not read here",
+            other.label()
+        )),
+    }
+}
+
+/// Without the `more-formats` feature (the page's first-load worker, which
+/// reads only the embedded data): the format is recognized and refused.
+#[cfg(not(feature = "more-formats"))]
+fn read_more(
+    format: TrajectoryFormat,
+    _name: &str,
+    _text: &str,
+    _options: &ReadOptions,
+) -> Result<Corpus, String> {
+    Err(without_more_formats(format.label()))
+}
+
+/// Why a build without the `more-formats` feature does not read a file.
+#[cfg(not(feature = "more-formats"))]
+fn without_more_formats(label: &str) -> String {
+    format!(
+        "a {label}, which this build of gapscope does not read (built without the `more-formats` feature; the command line and the page's files worker read it)"
+    )
 }
 
 /// Read a directory format's members through `folder`; `progress` sees
@@ -497,8 +553,13 @@ pub fn read_group(
 ) -> Result<Corpus, String> {
     match group.format {
         folder::FolderFormat::Tau3Results => tau3::read_group(group, folder, options, progress),
+        #[cfg(feature = "more-formats")]
         folder::FolderFormat::HarborJob | folder::FolderFormat::HarborTrial => {
             harbor::read_group(group, folder, options, progress)
+        }
+        #[cfg(not(feature = "more-formats"))]
+        folder::FolderFormat::HarborJob | folder::FolderFormat::HarborTrial => {
+            Err(without_more_formats(group.format.label()))
         }
     }
 }

@@ -259,6 +259,25 @@ impl Job {
         }
     }
 
+    /// Whether the job reads files the user gave (any source but the
+    /// embedded example and corpus): the page runs those realization-gap
+    /// jobs in the worker that has every reader (`worker_files`), so that
+    /// the first load's worker links none beyond the core's.
+    #[must_use]
+    pub fn reads_user_files(&self) -> bool {
+        let user = |s: &Source| !matches!(s, Source::Example | Source::Corpus);
+        match self {
+            Job::Analyze(r) | Job::Import(r) => user(&r.source),
+            Job::Overview { source, .. }
+            | Job::Trajectory { source, .. }
+            | Job::Stability { source, .. }
+            | Job::ProxyLabels { source }
+            | Job::Digests { source } => user(source),
+            Job::EvidenceMessages { source, .. } => source.as_ref().is_some_and(user),
+            Job::Recovery { .. } | Job::Evidence { .. } | Job::Runtime { .. } => false,
+        }
+    }
+
     /// The part whose jobs module runs it.
     #[must_use]
     pub fn part(&self) -> Part {
