@@ -1,10 +1,12 @@
-//! The realization-gap part's worker (the page's first pool, src/pool.rs):
-//! only starts the worker defined in `gapscope-worker` with that part's
-//! jobs, so that its wasm links no evidence or runtime code.
+//! The realization-gap part's worker of the first load (src/pool.rs): the
+//! jobs on the embedded example and corpus only (`PartJobs::GAPS_EMBEDDED`),
+//! built without gapscope-data's `readers`, so that its wasm links no
+//! evidence or runtime code and no file reader beyond canonical JSONL and
+//! the profile tables (`worker_files` reads the user's files).
 #[cfg(target_arch = "wasm32")]
 fn main() {
     console_error_panic_hook::set_once();
-    gapscope_worker::web::start(gapscope_worker::PartJobs::GAPS);
+    gapscope_worker::web::start(gapscope_worker::PartJobs::GAPS_EMBEDDED);
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -35,6 +35,15 @@ impl PartJobs {
         read_ahead: Some(read_ahead),
         warm_up: Some(warm_up),
     };
+    /// The realization-gap part's worker of the first load: the embedded
+    /// example and corpus only ([`gaps::run_embedded`]; no read-ahead, no
+    /// warm-up of the import path, which the files worker has).
+    pub const GAPS_EMBEDDED: PartJobs = PartJobs {
+        part: Part::Gaps,
+        run: gaps::run_embedded,
+        read_ahead: None,
+        warm_up: None,
+    };
     /// The evidence-to-action part's worker.
     pub const EVIDENCE: PartJobs = PartJobs {
         part: Part::Evidence,

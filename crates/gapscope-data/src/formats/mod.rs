@@ -36,7 +36,9 @@ pub mod taubench_v1;
 
 use serde::{Deserialize, Serialize};
 
-use crate::trajectory::{bad_name, check_names, LineError, Trajectory, UNKNOWN_DOMAIN};
+use crate::trajectory::{bad_name, LineError, Trajectory};
+#[cfg(feature = "readers")]
+use crate::trajectory::{check_names, UNKNOWN_DOMAIN};
 pub use jsonl::{read_jsonl, read_jsonl_with, JsonlLines};
 
 /// What a JSONL file gave: the trajectories read and the lines skipped.
@@ -85,6 +87,7 @@ pub struct Excluded {
 /// [`check_names`] over a file read whole (τ²-bench, Inspect): the first bad
 /// name refuses the file (its model comes from the file's metadata, so
 /// every trajectory would carry it).
+#[cfg(feature = "readers")]
 fn check_corpus_names(c: &Corpus, model: bool) -> Result<(), String> {
     c.trajectories
         .iter()
@@ -413,6 +416,37 @@ pub fn read_any_bytes(name: &str, bytes: &[u8], options: &ReadOptions) -> Result
     Ok(corpus)
 }
 
+/// Without the `readers` feature (the page's first-load worker, which reads
+/// only the embedded example and corpus): canonical JSONL alone; every other
+/// format is recognized and refused, so the build links no other reader.
+#[cfg(not(feature = "readers"))]
+fn read_any_bytes_full(name: &str, bytes: &[u8], options: &ReadOptions) -> Result<Corpus, String> {
+    let _ = name;
+    let model = options.model.as_deref();
+    if let Some(why) = model.and_then(|m| bad_name("model name", m)) {
+        return Err(format!("{why} (the name given for every trajectory)"));
+    }
+    let text = crate::text::utf8(bytes).map_err(|e| e.to_string())?;
+    match detect(text) {
+        Some(TrajectoryFormat::Jsonl) => {
+            let mut c = read_jsonl_with(text, options);
+            if let Some(m) = model {
+                for t in &mut c.trajectories {
+                    t.model = m.to_string();
+                }
+            }
+            c.format = Some(TrajectoryFormat::Jsonl);
+            Ok(c)
+        }
+        Some(other) => Err(format!(
+            "a {}, which this build of gapscope does not read (built without the `readers` feature: the page's worker of the embedded data; the command line and the page's files worker read it)",
+            other.label()
+        )),
+        None => Err(NOT_TRAJECTORIES.to_string()),
+    }
+}
+
+#[cfg(feature = "readers")]
 fn read_any_bytes_full(name: &str, bytes: &[u8], options: &ReadOptions) -> Result<Corpus, String> {
     let model = options.model.as_deref();
     if let Some(why) = model.and_then(|m| bad_name("model name", m)) {
@@ -445,6 +479,7 @@ fn read_any_bytes_full(name: &str, bytes: &[u8], options: &ReadOptions) -> Resul
 }
 
 /// Read a text of a known format (see [`detect`]).
+#[cfg(feature = "readers")]
 fn read_text(
     format: TrajectoryFormat,
     name: &str,
@@ -498,7 +533,7 @@ fn read_text(
 }
 
 /// The readers of the `more-formats` feature.
-#[cfg(feature = "more-formats")]
+#[cfg(all(feature = "readers", feature = "more-formats"))]
 fn read_more(
     format: TrajectoryFormat,
     name: &str,
@@ -523,9 +558,8 @@ fn read_more(
     }
 }
 
-/// Without the `more-formats` feature (the page's first-load worker, which
-/// reads only the embedded data): the format is recognized and refused.
-#[cfg(not(feature = "more-formats"))]
+/// Without the `more-formats` feature: the format is recognized and refused.
+#[cfg(all(feature = "readers", not(feature = "more-formats")))]
 fn read_more(
     format: TrajectoryFormat,
     _name: &str,
@@ -567,6 +601,7 @@ pub fn read_group(
 /// The trajectories of a τ²-bench results file; the model from `model`, the
 /// file's metadata, or the file name. A name that cannot be one (empty,
 /// padded, over 4 KiB) refuses the file.
+#[cfg(feature = "readers")]
 fn tau2_corpus<C: crate::formats::tau2::Content>(
     name: &str,
     r: crate::formats::tau2::Results<C>,

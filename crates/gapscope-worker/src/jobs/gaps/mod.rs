@@ -14,6 +14,25 @@ use crate::protocol::{Answer, Job, Part, Progress, Source};
 use gapscope_gaps::manifest::Input;
 
 /// Run a job of this part (another part's job is a failed answer).
+/// The gaps jobs on the embedded example and corpus only (the first load's
+/// worker, `PartJobs::GAPS_EMBEDDED`): a job on the user's files, or one
+/// that needs τ²-bench files (proxy labels), belongs to the files worker.
+/// Naming no reader beyond canonical JSONL and the profile tables, the
+/// worker built with it links none.
+pub fn run_embedded(
+    job: &Job,
+    attached: Vec<Attached>,
+    progress: &mut dyn FnMut(Progress),
+) -> Answer {
+    if job.reads_user_files() || matches!(job, Job::ProxyLabels { .. }) {
+        return Answer::Failed(format!(
+            "internal error: job {} on the user's files sent to the worker of the embedded data",
+            job.kind()
+        ));
+    }
+    run(job, attached, progress)
+}
+
 pub fn run(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progress)) -> Answer {
     match job {
         Job::Analyze(request) => Answer::Analyze(Box::new(
