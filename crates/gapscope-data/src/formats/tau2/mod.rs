@@ -123,7 +123,7 @@ fn none<C>() -> Option<C> {
     None
 }
 
-/// A simulation (`SimulationRun`). Read through [`simulation`]'s raw form:
+/// A simulation (`SimulationRun`). Read through the `simulation` module's raw form:
 /// `messages` may be null or absent, the turns of a full-duplex simulation
 /// then being its `ticks`, flattened here into `messages` as τ²-bench's
 /// `get_messages()` does.
