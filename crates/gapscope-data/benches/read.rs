@@ -35,6 +35,7 @@
 //! the target dir by `bench/make_format_inputs.py` from the committed
 //! fixtures, read by gapscope (messages kept, and light) against Python's
 //! `json.load` / per-line `json.loads` of the same bytes (`bench/format_load.py`).
+//! `GAPSCOPE_BENCH_FORMATS=codex,claude` runs only those rows.
 //! Fails loudly when the data directory is absent. No timing is asserted.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::disallowed_methods)]
@@ -98,6 +99,13 @@ fn read_all(paths: &[PathBuf]) -> (usize, usize) {
 }
 
 fn main() {
+    // `GAPSCOPE_BENCH_FORMATS=codex,claude` (or `all`): only the per-format
+    // rows whose input name contains one of the words.
+    if let Ok(only) = std::env::var("GAPSCOPE_BENCH_FORMATS") {
+        let python = std::env::var("GAPSCOPE_BENCH_PYTHON").unwrap_or_else(|_| "python3".into());
+        formats::rows(&python, &only);
+        return;
+    }
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/tau2");
     assert!(
         dir.is_dir(),
@@ -160,14 +168,10 @@ fn main() {
         ),
         Err(e) => println!("Python json.load: skipped ({python}: {e})"),
     }
-    if std::env::var_os("GAPSCOPE_BENCH_ONLY_FORMATS").is_some() {
-        formats::rows(&python);
-        return;
-    }
     scaling(&dir.join("airline/results/claude-sonnet-4-5__aide-platform__airline_1trial.json"));
     #[cfg(feature = "parquet")]
     parquet_row(&python);
-    formats::rows(&python);
+    formats::rows(&python, "all");
 }
 
 /// gapscope's Parquet reader against `pyarrow.parquet.read_table`.

@@ -210,7 +210,8 @@ fn python_times(
     Ok((field("python_seconds ")?, field("python_median ")?))
 }
 
-pub fn rows(python: &str) {
+/// The rows whose input name contains a word of `only` (`all`: every row).
+pub fn rows(python: &str, only: &str) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bench-formats");
     let made = Command::new(python)
@@ -238,7 +239,8 @@ pub fn rows(python: &str) {
         "  {:<17} {:>6} {:>6} {:>8}  {:>17}  {:>17}  {:>17}  {:>6}  {:>6}",
         "format", "MB", "traj.", "messages", "gapscope s", "light s", "Python s", "ratio", "light"
     );
-    for &(label, name, kind, format) in ROWS {
+    let wanted = |name: &str| only == "all" || only.split(',').any(|w| name.contains(w.trim()));
+    for &(label, name, kind, format) in ROWS.iter().filter(|r| wanted(r.1)) {
         let path = dir.join(name);
         let mb = bytes_of(&path) as f64 / 1e6;
         let (traj, messages) = read(&path, name, format, false);
