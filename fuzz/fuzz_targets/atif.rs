@@ -4,7 +4,8 @@
 #![no_main]
 use std::collections::BTreeMap;
 
-use gapscope_data::formats::folder::{plan, read_group, Folder};
+use gapscope_data::formats::folder::{plan, Folder};
+use gapscope_data::formats::read_group;
 use gapscope_data::formats::{atif, ReadOptions};
 use libfuzzer_sys::fuzz_target;
 

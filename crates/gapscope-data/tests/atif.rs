@@ -13,7 +13,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use gapscope_data::formats::folder::{plan, read_group, Folder, FolderFormat, Group};
+use gapscope_data::formats::folder::{plan, Folder, FolderFormat, Group};
+use gapscope_data::formats::read_group;
 use gapscope_data::formats::{atif, read_any_bytes, Corpus, ReadOptions, TrajectoryFormat};
 use serde_json::json;
 

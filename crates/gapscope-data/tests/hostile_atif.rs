@@ -5,7 +5,8 @@
 
 use std::collections::BTreeMap;
 
-use gapscope_data::formats::folder::{plan, read_group, Folder};
+use gapscope_data::formats::folder::{plan, Folder};
+use gapscope_data::formats::read_group;
 use gapscope_data::formats::{atif, ReadOptions};
 use serde_json::json;
 

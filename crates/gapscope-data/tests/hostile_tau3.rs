@@ -6,7 +6,8 @@
 
 use std::collections::BTreeMap;
 
-use gapscope_data::formats::folder::{read_group, Folder, FolderFormat, Group};
+use gapscope_data::formats::folder::{Folder, FolderFormat, Group};
+use gapscope_data::formats::read_group;
 use gapscope_data::formats::{read_any_bytes, tau3, Corpus, ReadOptions};
 
 fn read(text: &[u8]) -> Result<Corpus, String> {
