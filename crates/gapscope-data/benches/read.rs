@@ -27,6 +27,15 @@
 //! message kept) against `pyarrow.parquet.read_table` of the same file in
 //! the same run (`bench/parquet_read.py`), fastest of 5 each, with the ratio.
 //! Skipped, saying so, when the Python has no pyarrow.
+//!
+//! Then the per-format rows (issue 16; `read/formats.rs`): one ≥ 50 MB
+//! synthetic input of each new format (τ³ simulation and results
+//! directory, τ-bench v1, ATIF, SWE-agent, mini-swe-agent, Gemini CLI,
+//! OpenHands events and output.jsonl, Claude Code, Codex), written once into
+//! the target dir by `bench/make_format_inputs.py` from the committed
+//! fixtures, read by gapscope (messages kept, and light) against Python's
+//! `json.load` / per-line `json.loads` of the same bytes (`bench/format_load.py`).
+//! `GAPSCOPE_BENCH_FORMATS=codex,claude` runs only those rows.
 //! Fails loudly when the data directory is absent. No timing is asserted.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::disallowed_methods)]
@@ -39,6 +48,9 @@ use std::time::Instant;
 use gapscope_data::formats::tau2::{self, read_tasks};
 use gapscope_data::formats::{detect, read_any, read_any_bytes, ReadOptions, TrajectoryFormat};
 use serde_json::{json, Value};
+
+#[path = "read/formats.rs"]
+mod formats;
 
 const REPS: usize = 11;
 
@@ -87,6 +99,13 @@ fn read_all(paths: &[PathBuf]) -> (usize, usize) {
 }
 
 fn main() {
+    // `GAPSCOPE_BENCH_FORMATS=codex,claude` (or `all`): only the per-format
+    // rows whose input name contains one of the words.
+    if let Ok(only) = std::env::var("GAPSCOPE_BENCH_FORMATS") {
+        let python = std::env::var("GAPSCOPE_BENCH_PYTHON").unwrap_or_else(|_| "python3".into());
+        formats::rows(&python, &only);
+        return;
+    }
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/tau2");
     assert!(
         dir.is_dir(),
@@ -152,6 +171,7 @@ fn main() {
     scaling(&dir.join("airline/results/claude-sonnet-4-5__aide-platform__airline_1trial.json"));
     #[cfg(feature = "parquet")]
     parquet_row(&python);
+    formats::rows(&python, "all");
 }
 
 /// gapscope's Parquet reader against `pyarrow.parquet.read_table`.

@@ -225,12 +225,13 @@ impl std::fmt::Display for LineError {
 /// The note on a trajectory whose tool results answer call ids that no
 /// earlier tool call of the trajectory has (the trajectory is kept: labels and
 /// reward do not depend on the pairing, but the log is likely cut or merged).
+/// The ids seen are a set: one long session has tens of thousands of calls.
 pub(crate) fn unknown_call_ids(t: &Trajectory) -> Option<String> {
-    let mut calls: Vec<&str> = Vec::new();
+    let mut calls: std::collections::HashSet<&str> = std::collections::HashSet::new();
     let mut unknown: Vec<String> = Vec::new();
     for (k, m) in t.messages.iter().enumerate() {
         if let Some(id) = &m.tool_call_id {
-            if !calls.contains(&id.as_str()) {
+            if !calls.contains(id.as_str()) {
                 unknown.push(format!("message {} answers `{id}`", k + 1));
             }
         }
