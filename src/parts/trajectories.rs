@@ -779,6 +779,28 @@ pub(crate) fn TrajectoryViewer(wb: Workbench, operations: Vec<String>) -> impl I
                                     </details>
                                 }
                             })}
+                        {(!t.details.is_empty())
+                            .then(|| {
+                                view! {
+                                    <details class="gold" open=true data-testid="viewer-details">
+                                        <summary>"What the file says of the run"</summary>
+                                        <dl>
+                                            {t
+                                                .details
+                                                .iter()
+                                                .map(|d| {
+                                                    view! {
+                                                        <dt>{d.label.clone()}</dt>
+                                                        <dd>
+                                                            <pre>{tv::detail_text(&d.value)}</pre>
+                                                        </dd>
+                                                    }
+                                                })
+                                                .collect_view()}
+                                        </dl>
+                                    </details>
+                                }
+                            })}
                         <ol class="messages" data-testid="messages">
                             {t
                                 .messages

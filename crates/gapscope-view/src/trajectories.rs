@@ -282,6 +282,25 @@ pub fn content_text(v: &Option<serde_json::Value>) -> String {
     }
 }
 
+/// How a [`gapscope_data::trajectory::Detail`]'s value is shown: a string as
+/// it is, anything else as indented JSON, cut at [`DETAIL_CHARS`] characters
+/// (saying how much is left out).
+pub fn detail_text(v: &serde_json::Value) -> String {
+    let text = match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => serde_json::to_string_pretty(other).unwrap_or_default(),
+    };
+    let n = text.chars().count();
+    if n <= DETAIL_CHARS {
+        return text;
+    }
+    let kept: String = text.chars().take(DETAIL_CHARS).collect();
+    format!("{kept}… ({} more characters)", n - DETAIL_CHARS)
+}
+
+/// The most characters of a detail the viewer shows.
+pub const DETAIL_CHARS: usize = 4000;
+
 /// The stability table: ρ per operation and macro, interval, further splits.
 pub fn stability_table(s: &StabilityReport) -> Table {
     Table {
@@ -364,6 +383,20 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
     use gapscope_gaps::overview::overview;
+
+    #[test]
+    fn a_detail_is_its_string_or_indented_json_cut_at_the_limit() {
+        assert_eq!(detail_text(&serde_json::json!("timed out")), "timed out");
+        assert_eq!(
+            detail_text(&serde_json::json!({"a": 1})),
+            "{\n  \"a\": 1\n}"
+        );
+        let long = "x".repeat(DETAIL_CHARS + 5);
+        assert_eq!(
+            detail_text(&serde_json::json!(long)),
+            format!("{}… (5 more characters)", "x".repeat(DETAIL_CHARS))
+        );
+    }
 
     const FOUNDATIONAL: &str =
         include_str!("../../../assets/synthetic-trajectories/foundational.csv");
