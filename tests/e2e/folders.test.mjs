@@ -130,7 +130,7 @@ test('a Harbor job folder, given through the directory picker, shows its scored 
   assert.ok(t.messages > 1, `${t.id}: ${t.messages} messages shown`);
   // The agent timed out but the verifier scored it: scored, with the exception shown.
   assert.equal(t.id, 'hello-world-timeout__Time3cc');
-  assert.match(await page.getByTestId('viewer-details').innerText(), /exception \(scored: Harbor counts the reward\)\s+AgentTimeoutError/);
+  assert.match(await page.getByTestId('viewer-details').innerText(), /exception \(scored: Harbor counts the reward\)[\s\S]*AgentTimeoutError/);
   await page.screenshot({ path: join(ARTIFACTS, 'folder-harbor.png'), fullPage: true });
 });
 
