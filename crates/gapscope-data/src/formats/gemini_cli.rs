@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 use super::simple;
 use super::{Corpus, ReadOptions};
-use crate::trajectory::{Detail, LineError, Message, ToolCall, Trajectory};
+use crate::trajectory::{Detail, Message, ToolCall, Trajectory};
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -174,14 +174,5 @@ pub fn read(name: &str, text: &str, options: &ReadOptions) -> Result<Corpus, Str
         details,
         ..Trajectory::default()
     };
-    let notes = crate::trajectory::unknown_call_ids(&t)
-        .map(|message| LineError { line: 0, message })
-        .into_iter()
-        .collect();
-    Ok(Corpus {
-        trajectories: vec![t],
-        warnings,
-        notes,
-        ..Corpus::default()
-    })
+    Ok(simple::one_trajectory(t, warnings))
 }

@@ -270,7 +270,7 @@ pub fn read_any(name: &str, text: &str, model: Option<&str>) -> Result<Corpus, S
         model: model.map(str::to_string),
         ..ReadOptions::default()
     };
-    read_any_bytes_full(name, text.as_bytes(), &options)
+    read_any_bytes(name, text.as_bytes(), &options)
 }
 
 /// Why each trajectory reader declined a file that gave no trajectory, one
@@ -405,7 +405,46 @@ pub struct ReadOptions {
 /// are zip archives; everything else must be UTF-8 text and goes the way of
 /// [`read_any`]).
 pub fn read_any_bytes(name: &str, bytes: &[u8], options: &ReadOptions) -> Result<Corpus, String> {
-    let mut corpus = read_any_bytes_full(name, bytes, options)?;
+    check_model_option(options)?;
+    let format = detect_bytes(bytes).ok_or_else(|| match crate::text::utf8(bytes) {
+        Err(e) => format!("{e}, and not a zip archive"),
+        Ok(_) => NOT_TRAJECTORIES.to_string(),
+    })?;
+    read_as(format, name, bytes, options)
+}
+
+/// [`read_any_bytes`] of bytes whose format [`detect_bytes`] gave already
+/// (ingestion detects once to tell trajectories from other files).
+pub fn read_bytes_as(
+    format: TrajectoryFormat,
+    name: &str,
+    bytes: &[u8],
+    options: &ReadOptions,
+) -> Result<Corpus, String> {
+    check_model_option(options)?;
+    read_as(format, name, bytes, options)
+}
+
+/// A `--model` that cannot be a model's name refuses every file.
+fn check_model_option(options: &ReadOptions) -> Result<(), String> {
+    match options
+        .model
+        .as_deref()
+        .and_then(|m| bad_name("model name", m))
+    {
+        Some(why) => Err(format!("{why} (the name given for every trajectory)")),
+        None => Ok(()),
+    }
+}
+
+fn read_as(
+    format: TrajectoryFormat,
+    name: &str,
+    bytes: &[u8],
+    options: &ReadOptions,
+) -> Result<Corpus, String> {
+    let mut corpus = read_format(format, name, bytes, options)?;
+    corpus.format.get_or_insert(format);
     if options.light {
         for t in &mut corpus.trajectories {
             if options.keep.as_deref() != Some(t.id.as_str()) {
@@ -416,53 +455,58 @@ pub fn read_any_bytes(name: &str, bytes: &[u8], options: &ReadOptions) -> Result
     Ok(corpus)
 }
 
+/// Canonical JSONL, every trajectory's model the one given if any.
+fn read_jsonl_as(text: &str, options: &ReadOptions) -> Corpus {
+    let mut c = read_jsonl_with(text, options);
+    if let Some(m) = &options.model {
+        for t in &mut c.trajectories {
+            t.model.clone_from(m);
+        }
+    }
+    c
+}
+
 /// Without the `readers` feature (the page's first-load worker, which reads
 /// only the embedded example and corpus): canonical JSONL alone; every other
 /// format is recognized and refused, so the build links no other reader.
 #[cfg(not(feature = "readers"))]
-fn read_any_bytes_full(name: &str, bytes: &[u8], options: &ReadOptions) -> Result<Corpus, String> {
-    let _ = name;
-    let model = options.model.as_deref();
-    if let Some(why) = model.and_then(|m| bad_name("model name", m)) {
-        return Err(format!("{why} (the name given for every trajectory)"));
-    }
-    let text = crate::text::utf8(bytes).map_err(|e| e.to_string())?;
-    match detect(text) {
-        Some(TrajectoryFormat::Jsonl) => {
-            let mut c = read_jsonl_with(text, options);
-            if let Some(m) = model {
-                for t in &mut c.trajectories {
-                    t.model = m.to_string();
-                }
-            }
-            c.format = Some(TrajectoryFormat::Jsonl);
-            Ok(c)
+fn read_format(
+    format: TrajectoryFormat,
+    _name: &str,
+    bytes: &[u8],
+    options: &ReadOptions,
+) -> Result<Corpus, String> {
+    match format {
+        TrajectoryFormat::Jsonl => {
+            let text = crate::text::utf8(bytes).map_err(|e| e.to_string())?;
+            Ok(read_jsonl_as(text, options))
         }
-        Some(other) => Err(format!(
+        other => Err(format!(
             "a {}, which this build of gapscope does not read (built without the `readers` feature: the page's worker of the embedded data; the command line and the page's files worker read it)",
             other.label()
         )),
-        None => Err(NOT_TRAJECTORIES.to_string()),
     }
 }
 
 #[cfg(feature = "readers")]
-fn read_any_bytes_full(name: &str, bytes: &[u8], options: &ReadOptions) -> Result<Corpus, String> {
+fn read_format(
+    format: TrajectoryFormat,
+    name: &str,
+    bytes: &[u8],
+    options: &ReadOptions,
+) -> Result<Corpus, String> {
     let model = options.model.as_deref();
-    if let Some(why) = model.and_then(|m| bad_name("model name", m)) {
-        return Err(format!("{why} (the name given for every trajectory)"));
-    }
-    let (format, mut c) = if crate::formats::inspect::is_zip(bytes) {
-        let c = crate::formats::inspect::read_eval(name, bytes, model, &options.score)
-            .map_err(|e| e.to_string())?;
-        (TrajectoryFormat::InspectEval, c)
-    } else if crate::formats::parquet::is_parquet(bytes) {
-        let c = crate::formats::parquet::read(name, bytes, options)?;
-        (TrajectoryFormat::Parquet, c)
-    } else {
-        let text = crate::text::utf8(bytes).map_err(|e| format!("{e}, and not a zip archive"))?;
-        let format = detect(text).ok_or_else(|| NOT_TRAJECTORIES.to_string())?;
-        (format, read_text(format, name, text, options)?)
+    let mut c = match format {
+        TrajectoryFormat::InspectEval => {
+            crate::formats::inspect::read_eval(name, bytes, model, &options.score)
+                .map_err(|e| e.to_string())?
+        }
+        TrajectoryFormat::Parquet => crate::formats::parquet::read(name, bytes, options)?,
+        _ => {
+            let text =
+                crate::text::utf8(bytes).map_err(|e| format!("{e}, and not a zip archive"))?;
+            read_text(format, name, text, options)?
+        }
     };
     if !matches!(format, TrajectoryFormat::Tau2 | TrajectoryFormat::Jsonl) {
         // τ²-bench files name their model in metadata and check their
@@ -474,7 +518,6 @@ fn read_any_bytes_full(name: &str, bytes: &[u8], options: &ReadOptions) -> Resul
         }
         check_corpus_names(&c, model.is_none())?;
     }
-    c.format.get_or_insert(format);
     Ok(c)
 }
 
@@ -491,15 +534,7 @@ fn read_text(
     match format {
         F::InspectJson => crate::formats::inspect::read_json(name, text.as_bytes(), model, &options.score)
             .map_err(|e| e.to_string()),
-        F::Jsonl => {
-            let mut c = read_jsonl_with(text, options);
-            if let Some(m) = model {
-                for t in &mut c.trajectories {
-                    t.model = m.to_string();
-                }
-            }
-            Ok(c)
-        }
+        F::Jsonl => Ok(read_jsonl_as(text, options)),
         // A light read that keeps no trajectory whole: message contents are
         // skipped by the parser (they would be dropped at once).
         F::Tau2 if options.light && options.keep.is_none() => {
@@ -577,6 +612,17 @@ fn without_more_formats(label: &str) -> String {
     )
 }
 
+/// A file's name without its folders (`/` or `\\`) and without the first of
+/// `extensions` it ends with (unless nothing would be left): the stand-in
+/// for a model or task a file does not name.
+pub fn file_stem<'a>(name: &'a str, extensions: &[&str]) -> &'a str {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    extensions
+        .iter()
+        .find_map(|ext| base.strip_suffix(ext).filter(|s| !s.is_empty()))
+        .unwrap_or(base)
+}
+
 /// Read a directory format's members through `folder`; `progress` sees
 /// (members read, members) as the reading goes.
 pub fn read_group(
@@ -623,11 +669,7 @@ fn tau2_corpus<C: crate::formats::tau2::Content>(
             )),
         }
     }
-    let stem = name
-        .rsplit('/')
-        .next()
-        .unwrap_or(name)
-        .trim_end_matches(".json");
+    let stem = file_stem(name, &[".json"]);
     let (m, from) = match (model, crate::formats::tau2::model_name(&r)) {
         (Some(m), _) => (m.to_string(), "the name given for every trajectory"),
         (None, Some(m)) => (

@@ -424,16 +424,7 @@ pub fn read_events(name: &str, text: &str, options: &ReadOptions) -> Result<Corp
         messages: b.messages,
         ..Trajectory::default()
     };
-    let notes = crate::trajectory::unknown_call_ids(&t)
-        .map(|message| LineError { line: 0, message })
-        .into_iter()
-        .collect();
-    Ok(Corpus {
-        trajectories: vec![t],
-        warnings,
-        notes,
-        ..Corpus::default()
-    })
+    Ok(simple::one_trajectory(t, warnings))
 }
 
 /// One line of `output.jsonl` (`OpenHands/benchmarks` `EvalOutput`).

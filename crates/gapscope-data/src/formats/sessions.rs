@@ -87,8 +87,7 @@ pub(super) fn parse_line<'a, T: serde::Deserialize<'a>>(raw: &'a str) -> Result<
 
 /// The file's name without folders and without `.jsonl`.
 pub(super) fn stem(name: &str) -> &str {
-    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
-    base.strip_suffix(".jsonl").unwrap_or(base)
+    super::file_stem(name, &[".jsonl"])
 }
 
 /// The warning on every session file: no task and no reward in it.

@@ -5,6 +5,9 @@
 
 use serde_json::{Map, Value};
 
+use super::Corpus;
+use crate::trajectory::{LineError, Trajectory};
+
 /// Why a file of one of these formats could not be read, located.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SimpleError {
@@ -74,15 +77,22 @@ pub fn parse_list<T: serde::de::DeserializeOwned>(
 /// A file's name without folders and without the extensions these formats
 /// use (`.traj.json`, `.traj`, `.json`, `.jsonl`).
 pub fn file_stem(name: &str) -> &str {
-    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
-    for ext in [".traj.json", ".traj", ".json", ".jsonl"] {
-        if let Some(s) = base.strip_suffix(ext) {
-            if !s.is_empty() {
-                return s;
-            }
-        }
+    super::file_stem(name, &[".traj.json", ".traj", ".json", ".jsonl"])
+}
+
+/// The corpus of a file that holds one trajectory: it, the file's
+/// warnings, and a note when a tool result answers no earlier call.
+pub fn one_trajectory(t: Trajectory, warnings: Vec<String>) -> Corpus {
+    let notes = crate::trajectory::unknown_call_ids(&t)
+        .map(|message| LineError { line: 0, message })
+        .into_iter()
+        .collect();
+    Corpus {
+        trajectories: vec![t],
+        warnings,
+        notes,
+        ..Corpus::default()
     }
-    base
 }
 
 /// Tool-call arguments as a JSON value: an object or list as is; a string

@@ -23,7 +23,7 @@ use serde_json::Value;
 use super::simple::{self, SimpleError};
 use super::taubench_v1::ChatMessage;
 use super::{Corpus, ReadOptions};
-use crate::trajectory::{Detail, LineError, Message, ToolCall, Trajectory};
+use crate::trajectory::{Detail, Message, ToolCall, Trajectory};
 
 #[derive(Debug, Deserialize)]
 struct Traj {
@@ -235,19 +235,6 @@ fn identity_warnings(
     w
 }
 
-fn finish(t: Trajectory, warnings: Vec<String>) -> Corpus {
-    let notes = crate::trajectory::unknown_call_ids(&t)
-        .map(|message| LineError { line: 0, message })
-        .into_iter()
-        .collect();
-    Corpus {
-        trajectories: vec![t],
-        warnings,
-        notes,
-        ..Corpus::default()
-    }
-}
-
 /// Read a SWE-agent `.traj` (`name`: its file name, the task and model
 /// when the file names none).
 pub fn read_swe_agent(name: &str, text: &str, options: &ReadOptions) -> Result<Corpus, String> {
@@ -282,29 +269,53 @@ pub fn read_swe_agent(name: &str, text: &str, options: &ReadOptions) -> Result<C
         .and_then(|p| p.id)
         .filter(|s| !s.is_empty());
     let model = replay.agent.and_then(|a| a.model).and_then(|m| m.name);
-    let warnings = identity_warnings(
-        "SWE-agent",
-        task.as_deref(),
-        model.as_deref(),
-        stem,
-        options,
-    );
     let info = traj.info.unwrap_or_default();
+    let run = Run {
+        exit_status: info.exit_status.as_ref(),
+        submission: info.submission.as_deref(),
+        model_stats: info.model_stats.as_ref(),
+    };
+    Ok(agent_corpus(
+        "SWE-agent",
+        stem,
+        task,
+        model,
+        options,
+        &run,
+        messages,
+    ))
+}
+
+/// What both agents' `info` say of a run.
+struct Run<'a> {
+    exit_status: Option<&'a Value>,
+    submission: Option<&'a str>,
+    model_stats: Option<&'a Value>,
+}
+
+/// The one trajectory of a SWE-agent or mini-swe-agent file: task and model
+/// from the file, else its name (with the warnings that say so).
+fn agent_corpus(
+    what: &str,
+    stem: &str,
+    task: Option<String>,
+    model: Option<String>,
+    options: &ReadOptions,
+    run: &Run<'_>,
+    messages: Vec<Message>,
+) -> Corpus {
+    let warnings = identity_warnings(what, task.as_deref(), model.as_deref(), stem, options);
     let t = Trajectory {
         id: task.clone().unwrap_or_else(|| stem.to_string()),
         model: model.unwrap_or_else(|| stem.to_string()),
         domain: options.domain.clone(),
         task_id: task.unwrap_or_else(|| stem.to_string()),
-        termination_reason: status_text(info.exit_status.as_ref()),
-        details: info_details(
-            info.exit_status.as_ref(),
-            info.submission.as_deref(),
-            info.model_stats.as_ref(),
-        ),
+        termination_reason: status_text(run.exit_status),
+        details: info_details(run.exit_status, run.submission, run.model_stats),
         messages,
         ..Trajectory::default()
     };
-    Ok(finish(t, warnings))
+    simple::one_trajectory(t, warnings)
 }
 
 #[derive(Debug, Deserialize)]
@@ -423,27 +434,20 @@ pub fn read_mini(name: &str, text: &str, options: &ReadOptions) -> Result<Corpus
         .as_ref()
         .and_then(|c| c.model.as_ref())
         .and_then(|m| m.model_name.clone());
-    let warnings = identity_warnings(
-        "mini-swe-agent",
-        task.as_deref(),
-        model.as_deref(),
-        stem,
-        options,
-    );
-    let info = mini.info;
-    let t = Trajectory {
-        id: task.clone().unwrap_or_else(|| stem.to_string()),
-        model: model.unwrap_or_else(|| stem.to_string()),
-        domain: options.domain.clone(),
-        task_id: task.unwrap_or_else(|| stem.to_string()),
-        termination_reason: status_text(info.exit_status.as_ref()),
-        details: info_details(
-            info.exit_status.as_ref(),
-            info.submission.as_deref(),
-            info.model_stats.as_ref(),
-        ),
-        messages: mini.messages.into_iter().filter_map(mini_message).collect(),
-        ..Trajectory::default()
+    let info = &mini.info;
+    let run = Run {
+        exit_status: info.exit_status.as_ref(),
+        submission: info.submission.as_deref(),
+        model_stats: info.model_stats.as_ref(),
     };
-    Ok(finish(t, warnings))
+    let messages = mini.messages.into_iter().filter_map(mini_message).collect();
+    Ok(agent_corpus(
+        "mini-swe-agent",
+        stem,
+        task,
+        model,
+        options,
+        &run,
+        messages,
+    ))
 }

@@ -199,8 +199,7 @@ impl WrapperTask {
 
 /// Why a file's model is its name, for the warning.
 fn stem(name: &str) -> &str {
-    let base = name.rsplit('/').next().unwrap_or(name);
-    base.strip_suffix(".json").unwrap_or(base)
+    super::file_stem(name, &[".json"])
 }
 
 fn no_domain_warning(what: &str) -> String {

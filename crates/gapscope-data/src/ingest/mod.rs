@@ -392,17 +392,20 @@ pub fn read_file(
         }
     };
     let bytes: &[u8] = &whole;
-    if crate::formats::detect_bytes(bytes).is_some() {
-        let c = crate::formats::read_any_bytes(&name, bytes, &read_options).map_err(|message| {
-            ReadError::Trajectories {
-                file: name.clone(),
-                // Inspect errors may name the file already.
-                message: message
-                    .strip_prefix(&format!("{name}: "))
-                    .map(str::to_string)
-                    .unwrap_or(message),
-            }
-        })?;
+    // Detected once: the reader is told the format.
+    if let Some(format) = crate::formats::detect_bytes(bytes) {
+        let c = crate::formats::read_bytes_as(format, &name, bytes, &read_options).map_err(
+            |message| {
+                ReadError::Trajectories {
+                    file: name.clone(),
+                    // Inspect errors may name the file already.
+                    message: message
+                        .strip_prefix(&format!("{name}: "))
+                        .map(str::to_string)
+                        .unwrap_or(message),
+                }
+            },
+        )?;
         if c.trajectories.is_empty() {
             return Err(ReadError::NoTrajectories {
                 file: name,

@@ -376,8 +376,7 @@ fn codec_name(c: Compression) -> String {
 
 /// The file's name without its folders and `.parquet`.
 fn file_stem(name: &str) -> String {
-    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
-    base.strip_suffix(".parquet").unwrap_or(base).to_string()
+    crate::formats::file_stem(name, &[".parquet"]).to_string()
 }
 
 fn warnings(
