@@ -532,6 +532,7 @@ impl PartPool {
                     self.inner.borrow_mut().handlers.entry(id).or_insert(h);
                 }
             }
+            FromWorker::Panicked { message } => self.on_failure(serial, &message),
             FromWorker::Done { id, answer } => {
                 let taken = {
                     let mut inner = self.inner.borrow_mut();

@@ -5,7 +5,6 @@
 //! the profile tables (`worker_files` reads the user's files).
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    console_error_panic_hook::set_once();
     gapscope_worker::web::start(gapscope_worker::PartJobs::GAPS_EMBEDDED);
 }
 

@@ -3,7 +3,6 @@
 //! part's jobs only.
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    console_error_panic_hook::set_once();
     gapscope_worker::web::start(gapscope_worker::PartJobs::EVIDENCE);
 }
 

@@ -4,7 +4,6 @@
 //! www/index.html), started on the first such job.
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    console_error_panic_hook::set_once();
     gapscope_worker::web::start(gapscope_worker::PartJobs::GAPS);
 }
 

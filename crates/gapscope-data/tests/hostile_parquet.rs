@@ -124,3 +124,18 @@ fn flip_every_byte(whole: &[u8]) -> (usize, usize, usize) {
     }
     out
 }
+
+#[test]
+fn a_decoder_panic_is_a_refusal_that_says_so() {
+    // Byte 7 of this file (in its first data page's header) set to 0 makes
+    // the parquet crate assert instead of returning an error; natively the
+    // panic is caught. The page's browser test (tests/e2e/parquet.test.mjs)
+    // gives the worker the same damaged bytes.
+    let mut b = data("canonical_snappy.parquet");
+    b[7] = 0;
+    let e = read(&b).unwrap_err();
+    assert_eq!(
+        e,
+        "a damaged Parquet file: the Parquet decoder stopped on it (assertion failed: size <= src.len())"
+    );
+}

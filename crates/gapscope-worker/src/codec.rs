@@ -22,7 +22,7 @@ pub fn encode_message(message: &FromWorker) -> String {
     serde_json::to_string(message).unwrap_or_else(|e| {
         let id = match message {
             FromWorker::Progress { id, .. } | FromWorker::Done { id, .. } => *id,
-            FromWorker::Ready | FromWorker::Memory { .. } => 0,
+            FromWorker::Ready | FromWorker::Memory { .. } | FromWorker::Panicked { .. } => 0,
         };
         let fallback = FromWorker::Done {
             id,

@@ -33,9 +33,21 @@ thread_local! {
 }
 
 /// Install the message handler of a worker that runs `jobs` (one part's)
-/// and tell the page the worker is ready.
+/// and tell the page the worker is ready. A panic (wasm32 aborts on one)
+/// is logged to the console and posted to the page as
+/// [`crate::FromWorker::Panicked`] with its message and place, so that the
+/// job it ends is answered with why, not with the trap's bare
+/// "unreachable".
 pub fn start(jobs: crate::PartJobs) {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let panics = scope.clone();
+    std::panic::set_hook(Box::new(move |info| {
+        console_error_panic_hook::hook(info);
+        let message = crate::encode_message(&crate::FromWorker::Panicked {
+            message: info.to_string(),
+        });
+        let _ = panics.post_message(&JsValue::from_str(&message));
+    }));
     let out = scope.clone();
     let handler = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let data = event.data();

@@ -4,7 +4,7 @@
 //!
 //! A file is recognized by its `PAR1` magic ([`is_parquet`]) in every build;
 //! it is read only with the `parquet` cargo feature (the CLI has it; the
-//! page loads it in a worker of its own), through the `parquet` crate's
+//! page does not yet: docs/formats.md, "Parquet trajectory datasets"), through the `parquet` crate's
 //! record API (no arrow), one row group at a time, reading only the
 //! columns named below. Pages may be uncompressed, snappy or gzip; any
 //! other codec (zstd, brotli, lz4) is refused naming the column.
@@ -34,15 +34,15 @@ pub fn is_parquet(bytes: &[u8]) -> bool {
 }
 
 /// What a build without the `parquet` feature says of a Parquet file.
-pub const NOT_IN_THIS_BUILD: &str = "a Parquet trajectory dataset, which this build of gapscope does not read (it was built without the `parquet` feature): read it with the gapscope command line, or in the page, which loads its Parquet reader when such a file is given";
+pub const NOT_IN_THIS_BUILD: &str = "a Parquet trajectory dataset, which this build of gapscope does not read (it was built without the `parquet` feature; the page has no Parquet reader yet: its worker would take the page past its size budget): read it with the gapscope command line";
 
 /// Read a Parquet trajectory dataset (see the module docs).
 ///
 /// The `parquet` crate asserts on some damaged files (a flipped byte in a
 /// page can fail `assertion failed: size <= src.len()` in its bit reader)
 /// instead of returning an error: natively that panic is caught and becomes
-/// a located refusal; on wasm32 (panics abort) it ends the worker that reads
-/// the file, which is why the page reads Parquet in a worker of its own.
+/// a located refusal; on wasm32 (panics abort) it would end the worker that
+/// reads the file (whose panic hook tells the page why).
 #[cfg(feature = "parquet")]
 pub fn read(name: &str, bytes: &[u8], options: &ReadOptions) -> Result<Corpus, String> {
     let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

@@ -385,6 +385,12 @@ pub enum FromWorker {
         id: u64,
         answer: Answer,
     },
+    /// The worker's code panicked (its panic hook posts this before the
+    /// wasm traps): the page answers the running job with `message` (what
+    /// panicked, and where) and replaces the worker.
+    Panicked {
+        message: String,
+    },
     /// After each job: the worker's wasm linear memory (bytes). It never
     /// shrinks, so it is the worker's peak so far (for the page's pool line
     /// and the import-memory benchmark).
