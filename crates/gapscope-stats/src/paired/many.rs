@@ -73,7 +73,8 @@ pub fn benjamini_hochberg(p: &[f64]) -> Result<Vec<f64>, PValueError> {
     let mut out = vec![0.0; m];
     let mut running = 1.0f64;
     for (j, &i) in ascending(p).iter().enumerate().rev() {
-        running = running.min(m as f64 * p[i] / (j + 1) as f64);
+        // p / (j/m), as statsmodels divides (so p_(m) stays exactly p_(m)).
+        running = running.min(p[i] / ((j + 1) as f64 / m as f64));
         out[i] = running;
     }
     Ok(out)

@@ -306,3 +306,101 @@ pub fn compare_pair(a: &Run, b: &Run, settings: &Settings) -> PairComparison {
         tasks,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::paired::TaskDraws;
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+
+    fn runner() -> TestRunner {
+        TestRunner::new_with_rng(
+            Config {
+                cases: 256,
+                failure_persistence: None,
+                ..Config::default()
+            },
+            TestRng::deterministic_rng(RngAlgorithm::ChaCha),
+        )
+    }
+
+    /// Binary rewards, up to 16 common tasks, k_t in 1..=4 per task (the same
+    /// in both runs, varying across tasks).
+    fn binary_pair() -> impl Strategy<Value = (Run, Run)> {
+        let task = (1usize..5).prop_flat_map(|k| {
+            (
+                prop::collection::vec(prop::bool::ANY, k),
+                prop::collection::vec(prop::bool::ANY, k),
+            )
+        });
+        prop::collection::vec(task, 0..17).prop_map(|tasks| {
+            let side = |second: bool| {
+                let t = tasks
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (xa, xb))| TaskDraws {
+                        key: format!("{i:02}"),
+                        rewards: (if second { xb } else { xa })
+                            .iter()
+                            .map(|&s| f64::from(u8::from(s)))
+                            .collect(),
+                    })
+                    .collect();
+                Run::new(t).unwrap()
+            };
+            (side(false), side(true))
+        })
+    }
+
+    #[test]
+    fn convolution_agrees_with_enumeration_on_binary_inputs() {
+        // Different algorithms on the same inputs: integer weights D_t·L/k_t
+        // convolved vs the 2^n' floating-point sign patterns of the d_t.
+        runner()
+            .run(&binary_pair(), |(a, b)| {
+                let c = compare_pair(&a, &b, &Settings::default());
+                if c.common == 0 {
+                    prop_assert_eq!(c.permutation.p, None);
+                    return Ok(());
+                }
+                prop_assert_eq!(c.permutation.method, Some(PermutationMethod::Convolution));
+                let d: Vec<f64> = c.tasks.iter().map(|t| t.d).collect();
+                let nonzero: Vec<f64> = d
+                    .iter()
+                    .copied()
+                    .filter(|x| x.abs() > TIE_TOLERANCE)
+                    .collect();
+                prop_assert_eq!(nonzero.len(), c.permutation.nonzero);
+                let e = enumerate_p(&nonzero, d.len());
+                let p = c.permutation.p.unwrap();
+                prop_assert!((p - e).abs() < 1e-12, "{} vs {}", p, e);
+                // With one trial per task it is also the sign test.
+                if c.sign_test.exact_mcnemar {
+                    prop_assert!((p - c.sign_test.p.unwrap()).abs() < 1e-12);
+                }
+                Ok(())
+            })
+            .unwrap();
+    }
+
+    #[test]
+    fn weights_scale_by_the_lcm() {
+        let t = |k: &str, r: &[f64]| TaskDraws {
+            key: k.into(),
+            rewards: r.to_vec(),
+        };
+        // k = 2 and 3: d = 1/2 and −2/3; L = 6: weights 3, −4.
+        let a = Run::new(vec![t("x", &[1.0, 0.0]), t("y", &[0.0, 0.0, 0.0])]).unwrap();
+        let b = Run::new(vec![t("x", &[0.0, 0.0]), t("y", &[1.0, 1.0, 0.0])]).unwrap();
+        let (both, _, _) = match_tasks(&a, &b);
+        assert_eq!(integer_weights(&a, &b, &both), Some(vec![3, -4]));
+        // Half rewards with equal k: D_t = 0.5 is no integer.
+        let h = Run::new(vec![t("x", &[0.5, 0.0]), t("y", &[0.0, 0.0, 0.0])]).unwrap();
+        assert_eq!(integer_weights(&h, &b, &both), None);
+        // Half rewards whose sums differ by an integer do qualify: D_t = 1, −1.
+        let h2 = Run::new(vec![t("x", &[0.5, 0.5]), t("y", &[0.5, 0.5, 0.0])]).unwrap();
+        assert_eq!(integer_weights(&h2, &b, &both), Some(vec![3, -2]));
+        assert_eq!(lcm(4, 6), Some(12));
+    }
+}
