@@ -97,6 +97,20 @@
 //! "pairs": [PairRow…], "ranks": {"common", "rows": [RankRow…]}}`;
 //! intervals from the normal approximation and Wilson are `[lo, hi]` arrays,
 //! bootstrap intervals are [`BootInterval`] objects.
+//!
+//! # Cross-check
+//!
+//! `bench/compare_paired.py` recomputes every exact number with numpy and
+//! scipy (binomtest, f_oneway, false_discovery_control, rankdata; the exact
+//! permutation p over rationals) and compares the report of
+//! `examples/paired_json.rs` to 1e-9; bootstrap and Monte Carlo numbers
+//! within Monte Carlo tolerance:
+//!
+//! ```text
+//! scripts/sklearn-venv.sh
+//! cargo build --release -p gapscope-stats --example paired_json
+//! target/bench-venv/bin/python bench/compare_paired.py target/release/examples/paired_json
+//! ```
 
 mod draws;
 mod exact;
