@@ -10,9 +10,14 @@
 //!   the reference).
 //! - [`bootstrap`]: group bootstrap with fixed predictions, paired
 //!   differences, percentiles.
+//! - [`paired`]: comparing runs on the same tasks — one run's x̄, clustered
+//!   SE, pass^k/pass@k, Wilson, flip rate, ICC(1); two runs' Δ with paired
+//!   bootstrap, sign test and sign-flip permutation test (the clustered
+//!   exact McNemar), MDE; many runs' Holm/BH adjustments and bootstrap ranks.
 
 pub mod bootstrap;
 pub mod heldout;
+pub mod paired;
 pub mod ridge;
 pub mod summary;
 

@@ -1,0 +1,135 @@
+//! The task bootstrap's draws and their percentile intervals.
+//!
+//! One section's stream: `ChaCha8Rng::seed_from_u64(seed)`, then for draw
+//! 1 … B and, within a draw, for position 1 … n, one `random_range(0..n)` on
+//! `u32` (the same as [`GroupBootstrap::new`](crate::bootstrap::GroupBootstrap::new)).
+//! The indices are streamed (one draw's n indices at a time), so memory is
+//! O(n) plus the B kept values of each statistic.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+
+use crate::bootstrap::select_percentile;
+
+/// A 95% task-bootstrap percentile interval (the 2.5th and 97.5th percentile
+/// of the defined draws, numpy's linear interpolation).
+///
+/// JSON: `{"lo", "hi", "draws", "skipped", "one_unit"}`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct BootInterval {
+    /// 2.5th percentile; `None` when every draw was skipped.
+    pub lo: Option<f64>,
+    /// 97.5th percentile; `None` when every draw was skipped.
+    pub hi: Option<f64>,
+    /// Draws taken (B).
+    pub draws: usize,
+    /// Draws whose statistic was undefined (left out of the percentiles).
+    pub skipped: usize,
+    /// Exactly one unit was resampled: the interval is `[d, d]` and says so.
+    pub one_unit: bool,
+}
+
+/// Calls `f` with each of `draws` resamples of `n` unit indices, from a
+/// fresh stream (module doc). Nothing is drawn when `n` is 0 or does not fit
+/// in `u32` (a [`Run`](super::Run) has at most `u32::MAX` tasks).
+pub(crate) fn for_each_draw(n: usize, draws: usize, seed: u64, mut f: impl FnMut(&[u32])) {
+    let Ok(m) = u32::try_from(n) else {
+        return;
+    };
+    if m == 0 {
+        return;
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut picks = vec![0u32; n];
+    for _ in 0..draws {
+        for slot in &mut picks {
+            *slot = rng.random_range(0..m);
+        }
+        f(&picks);
+    }
+}
+
+/// The values of one statistic over the draws.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Collector {
+    kept: Vec<f64>,
+    skipped: usize,
+}
+
+impl Collector {
+    pub fn with_capacity(draws: usize) -> Self {
+        Collector {
+            kept: Vec::with_capacity(draws),
+            skipped: 0,
+        }
+    }
+
+    /// Records one draw's value (`None`: the draw is skipped).
+    pub fn push(&mut self, value: Option<f64>) {
+        match value {
+            Some(v) => self.kept.push(v),
+            None => self.skipped += 1,
+        }
+    }
+
+    /// The interval over the recorded draws; `None` when no draw was taken
+    /// (B = 0 or no unit).
+    pub fn finish(mut self, one_unit: bool) -> Option<BootInterval> {
+        let draws = self.kept.len() + self.skipped;
+        if draws == 0 {
+            return None;
+        }
+        Some(BootInterval {
+            lo: select_percentile(&mut self.kept, 2.5),
+            hi: select_percentile(&mut self.kept, 97.5),
+            draws,
+            skipped: self.skipped,
+            one_unit,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn draws_are_the_group_bootstrap_stream() {
+        // The same indices as GroupBootstrap (the documented convention): its
+        // pooled MAE over groups whose |e| is the group index reproduces the
+        // mean pick of each draw.
+        let (n, b, seed) = (5usize, 50usize, 7u64);
+        let mut means = Vec::new();
+        for_each_draw(n, b, seed, |p| {
+            means.push(p.iter().map(|&i| f64::from(i)).sum::<f64>() / n as f64);
+        });
+        let gb = crate::bootstrap::GroupBootstrap::new(n, b, seed);
+        let groups: Vec<usize> = (0..n).collect();
+        let y: Vec<Option<f64>> = (0..n).map(|i| Some(i as f64)).collect();
+        let zero = vec![Some(0.0); n];
+        let iv = gb.intervals(&groups, &y, &zero, &zero).mae;
+        let mut sorted = means.clone();
+        sorted.sort_by(f64::total_cmp);
+        let lo = crate::bootstrap::percentile(&sorted, 2.5).unwrap();
+        assert!((iv.lo.unwrap() - lo).abs() < 1e-12);
+    }
+
+    #[test]
+    fn collector_counts_skips() {
+        let mut c = Collector::with_capacity(4);
+        for v in [Some(1.0), None, Some(3.0), None] {
+            c.push(v);
+        }
+        let iv = c.finish(false).unwrap();
+        // numpy.percentile([1, 3], [2.5, 97.5]) = [1.05, 2.95]
+        assert!((iv.lo.unwrap() - 1.05).abs() < 1e-12);
+        assert!((iv.hi.unwrap() - 2.95).abs() < 1e-12);
+        assert_eq!((iv.draws, iv.skipped), (4, 2));
+        assert_eq!(Collector::default().finish(false), None);
+        let mut all_skipped = Collector::default();
+        all_skipped.push(None);
+        let iv = all_skipped.finish(false).unwrap();
+        assert_eq!((iv.lo, iv.hi, iv.skipped), (None, None, 1));
+    }
+}
