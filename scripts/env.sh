@@ -12,3 +12,5 @@ export CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 NUMPY_VERSION=2.4.6
 SKLEARN_VERSION=1.9.1
+# scipy for the paired-statistics cross-check (bench/compare_paired.py); scikit-learn needs it too.
+SCIPY_VERSION=1.17.1

@@ -66,5 +66,9 @@ step "cross-check against scikit-learn (pinned venv in target/bench-venv)"
 scripts/sklearn-venv.sh
 target/bench-venv/bin/python bench/compare_sklearn.py target/release/gapscope
 
+step "cross-check the paired statistics against numpy/scipy (bench/compare_paired.py)"
+cargo build --release --locked -p gapscope-stats --example paired_json
+target/bench-venv/bin/python bench/compare_paired.py target/release/examples/paired_json
+
 step "browser tests (Playwright + Debian Chromium)"
 node --test --test-concurrency=1 tests/e2e/
