@@ -16,7 +16,7 @@ violations() { # package, target
     awk '{print $1}' | sort -u | grep -E "$FORBIDDEN" || true
 }
 
-PURE="gapscope-stats gapscope-data gapscope-gaps gapscope-evidence gapscope-runtime gapscope-synth gapscope-view"
+PURE="gapscope-stats gapscope-data gapscope-gaps gapscope-evidence gapscope-runtime gapscope-compare gapscope-synth gapscope-view"
 
 status=0
 for crate in $PURE; do

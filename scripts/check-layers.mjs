@@ -24,6 +24,7 @@ export const LAYERS = {
   "gapscope-gaps": 2,
   "gapscope-evidence": 2,
   "gapscope-runtime": 2,
+  "gapscope-compare": 2,
   "gapscope-synth": 3,
   "gapscope-view": 4,
   "gapscope-worker": 5,

@@ -94,6 +94,17 @@ pub fn read_corpus(
     outcomes: Option<&Path>,
     options: &TrajectoryOptions,
 ) -> Result<Corpus, String> {
+    read_trajectory_inputs(paths, labels, outcomes, options).map(|inputs| inputs.corpus)
+}
+
+/// [`read_corpus`], keeping what else reading found: each trajectory's
+/// file, the files' names, the folders' summaries.
+pub fn read_trajectory_inputs(
+    paths: &[PathBuf],
+    labels: Option<&Path>,
+    outcomes: Option<&Path>,
+    options: &TrajectoryOptions,
+) -> Result<Inputs, String> {
     let mut given: Vec<Given> = vec![Given::Trajectories; paths.len()];
     given.extend(outcomes.map(|_| Given::Outcomes));
     given.extend(labels.map(|_| Given::Labels));
@@ -159,7 +170,7 @@ pub fn read_corpus(
             eprintln!("note: {}", term_safe(n));
         }
     }
-    Ok(inputs.corpus)
+    Ok(inputs)
 }
 
 /// Read the files and join them (one file: read as it is). Returns the table

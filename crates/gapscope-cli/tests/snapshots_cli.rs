@@ -108,9 +108,10 @@ fn pieces(v: &Value, keys: &[&str]) -> Value {
 /// Every command's help: the commands, flags, defaults and their wording.
 #[test]
 fn help_of_every_command() {
-    let commands: [(&str, &[&str]); 12] = [
+    let commands: [(&str, &[&str]); 13] = [
         ("top", &[]),
         ("report", &["report"]),
+        ("compare", &["compare"]),
         ("profiles", &["profiles"]),
         ("stability", &["stability"]),
         ("synth", &["synth"]),
@@ -602,5 +603,70 @@ fn runtime_simulate_tiny() {
         "10",
         "--conditions",
         "PP,PS",
+    ]));
+}
+
+// ---------------------------------------------------------------- compare
+
+/// Three airline runs (one of 20 tasks): the runs and every pair, as text.
+#[test]
+fn compare_tau2_airline_text() {
+    assert_cmd_snapshot!(run(&[
+        "compare",
+        &tau2(GPT41_AIRLINE),
+        &tau2(SONNET_AIRLINE),
+        &tau2(GPTOSS_AIRLINE),
+    ]));
+}
+
+/// The 4-trial telecom file (5 tasks; by hand: x̄ = 0.8, clustered SE =
+/// sqrt(5/4 · (4 · 0.8² + 3.2²)) / 20 = 0.2, flip rate 0, ICC 1) and the
+/// same model's airline run, by file: pass^1..4, and a pair with no common
+/// task (every number null, both task lists given); as JSON.
+#[test]
+fn compare_telecom_trials_json() {
+    let v = json_of(&mut run(&[
+        "compare",
+        "--json",
+        "--by",
+        "file",
+        "--bootstrap",
+        "2000",
+        &tau2(TELECOM),
+        &tau2(GPT41_AIRLINE),
+    ]));
+    let mut v = pieces(&v, &["schema", "settings", "by", "runs", "pairs", "ranks"]);
+    // The per-task table of the pair is its own test's; here its length.
+    for pair in v["pairs"].as_array_mut().unwrap() {
+        let tasks = pair["comparison"]["tasks"].as_array().unwrap().len();
+        pair["comparison"]["tasks"] = Value::from(format!("[cut: {tasks} tasks]"));
+    }
+    insta::assert_json_snapshot!(v);
+}
+
+/// Keys and merges that cannot be read are refused naming the form expected.
+#[test]
+fn compare_refuses_a_bad_key_and_a_bad_merge() {
+    assert_cmd_snapshot!(
+        "compare_bad_key",
+        run(&["compare", "--by", "task", &tau2(GPT41_AIRLINE)])
+    );
+    assert_cmd_snapshot!(
+        "compare_bad_merge",
+        run(&["compare", "--merge", "a,b", &tau2(GPT41_AIRLINE)])
+    );
+}
+
+/// A Harbor job: the infrastructure error is listed in its model's run and,
+/// with `--excluded-as-failures`, counts as a failure of its task.
+#[test]
+fn compare_harbor_job_excluded_as_failures() {
+    let job = "crates/gapscope-data/tests/fixtures/harbor/job-small";
+    assert_cmd_snapshot!(run(&[
+        "compare",
+        "--excluded-as-failures",
+        "--bootstrap",
+        "1000",
+        job
     ]));
 }

@@ -3,6 +3,7 @@
 //! message of the error). Groups of subcommands (`evidence`, `runtime`,
 //! `tau2`) have their own `#[derive(Subcommand)]` enum.
 
+mod compare;
 mod evidence;
 mod profiles;
 mod report;
@@ -23,6 +24,11 @@ pub enum Command {
     /// Operation profiles from labelled trajectories (canonical JSONL), as CSV
     /// (model, family, operations, their eligible counts n_OP, reward) or JSON.
     Profiles(profiles::ProfilesArgs),
+    /// Compare runs on the same tasks: mean reward with clustered and
+    /// bootstrap intervals, pass^k, flip rate; every pair's Δ with both
+    /// intervals, sign and permutation tests (Holm, BH), MDE
+    /// (docs/compare.md).
+    Compare(compare::CompareArgs),
     /// Cross-task stability of the gaps: split the scenario groups into two
     /// halves, compute gaps in each, and correlate them across models.
     Stability(stability::StabilityArgs),
@@ -54,6 +60,7 @@ pub fn run(command: Command) -> Result<String, String> {
     match command {
         Command::Report(args) => report::run(&args),
         Command::Profiles(args) => profiles::run(args),
+        Command::Compare(args) => compare::run(args),
         Command::Stability(args) => stability::run(args),
         Command::Evidence { command } => evidence::run(command),
         Command::Tau2 { command } => tau2::run(command),

@@ -482,10 +482,23 @@ fn read_trial(
             } else {
                 "the run ended with an exception and the verifier gave no reward"
             };
+            let model = options.model.clone().or_else(|| {
+                r.agent_info
+                    .model_info
+                    .as_ref()
+                    .map(|m| m.name.clone())
+                    .or_else(|| {
+                        r.config
+                            .as_ref()
+                            .and_then(|c| c.agent.as_ref())
+                            .and_then(|a| a.model_name.clone())
+                    })
+            });
             return Ok(Trial::Excluded(Excluded {
                 id: r.trial_name,
                 task: task_label,
                 reason: format!("{}; {why}", e.summary()),
+                model,
             }));
         }
     }

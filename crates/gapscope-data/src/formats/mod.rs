@@ -82,6 +82,10 @@ pub struct Excluded {
     pub task: String,
     /// Why it is excluded (e.g. the exception's type and message).
     pub reason: String,
+    /// The model it ran, where the file says (Harbor's `agent_info` or
+    /// the trial's configuration), for comparisons keyed by model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
 }
 
 /// [`check_names`] over a file read whole (τ²-bench, Inspect): the first bad

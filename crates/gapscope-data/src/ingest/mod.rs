@@ -105,6 +105,12 @@ pub struct Inputs {
     pub corpus: crate::formats::Corpus,
     /// Names of the trajectory files, in input order.
     pub trajectory_files: Vec<String>,
+    /// The file of each trajectory of `corpus` (an index into
+    /// `trajectory_files`), for whoever keys or splits runs by file.
+    pub trajectory_file: Vec<usize>,
+    /// The file of each of `corpus.excluded` (an index into
+    /// `trajectory_files`).
+    pub excluded_file: Vec<usize>,
     /// Names of the label CSVs, in input order.
     pub label_files: Vec<String>,
     /// Names of the outcomes CSVs, in input order.
@@ -608,6 +614,14 @@ fn drop_repeats(inputs: &mut Inputs, file_of: &[usize], keep: bool) {
             k += 1;
             !repeat[k - 1]
         });
+        inputs.trajectory_file = file_of
+            .iter()
+            .zip(&repeat)
+            .filter(|(_, r)| !**r)
+            .map(|(f, _)| *f)
+            .collect();
+    } else {
+        inputs.trajectory_file = file_of.to_vec();
     }
 }
 
@@ -663,6 +677,10 @@ fn add_corpus(inputs: &mut Inputs, name: &str, c: crate::formats::Corpus) {
         ));
     }
     inputs.corpus.trajectories.extend(c.trajectories);
+    let file = inputs.trajectory_files.len();
+    inputs
+        .excluded_file
+        .extend(std::iter::repeat_n(file, c.excluded.len()));
     inputs.corpus.excluded.extend(c.excluded);
     let graded = c
         .grading
@@ -901,6 +919,8 @@ pub fn profiles_of_inputs(
         folders: _,
         label_files: _,
         outcome_files: _,
+        trajectory_file: _,
+        excluded_file: _,
     } = inputs;
     let n_user = profile_files.len();
     if let (Some(long), 0) = (&overrides.long, n_user) {

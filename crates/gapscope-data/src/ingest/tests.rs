@@ -312,3 +312,30 @@ fn conflicts_name_the_files() {
         "column `TU` is in both a.csv and c.csv: keep it in one file"
     );
 }
+
+/// Each trajectory's file is kept (for runs keyed or split by file), also
+/// after repeats are dropped.
+#[test]
+fn each_trajectory_keeps_its_file() {
+    let lines: Vec<&str> = TRAJECTORIES.lines().collect();
+    let first = format!("{}\n{}\n", lines[0], lines[1]);
+    let second = format!("{}\n", lines[2]);
+    // The third file repeats the first file's first line: dropped.
+    let third = format!("{}\n{}\n", lines[0], lines[3]);
+    let files = vec![
+        ("a.jsonl".to_string(), first),
+        ("b.jsonl".to_string(), second),
+        ("c.jsonl".to_string(), third),
+    ];
+    let inputs = read_inputs(&files, &TrajectoryOptions::default(), &Messages::Counts).unwrap();
+    assert_eq!(inputs.trajectory_files, ["a.jsonl", "b.jsonl", "c.jsonl"]);
+    assert_eq!(inputs.corpus.trajectories.len(), 4);
+    assert_eq!(inputs.trajectory_file, [0, 0, 1, 2]);
+    let kept = TrajectoryOptions {
+        keep_repeats: true,
+        ..Default::default()
+    };
+    let inputs = read_inputs(&files, &kept, &Messages::Counts).unwrap();
+    assert_eq!(inputs.trajectory_file, [0, 0, 1, 2, 2]);
+    assert!(inputs.excluded_file.is_empty());
+}

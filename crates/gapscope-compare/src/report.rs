@@ -1,0 +1,95 @@
+//! The comparison report: the runs (with their files and excluded
+//! trajectories) and the paired statistics of
+//! [`gapscope_stats::paired::compare_runs`] over them, in one
+//! serializable value (docs/report.md, "Comparison report"; every number
+//! defined in comparisons.md).
+
+use gapscope_stats::paired::{compare_runs, PairRow, Ranks, RunSummary, Settings};
+use serde::Serialize;
+
+use crate::runs::{build_runs, CompareError, ExcludedTrajectory, RunOptions, Source};
+
+/// The report's schema name and version.
+pub const SCHEMA: &str = "gapscope.compare/1";
+
+/// One run in the report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunReport {
+    pub name: String,
+    /// The files its trajectories came from, in input order.
+    pub files: Vec<String>,
+    /// Trials per task: fewest and most.
+    pub trials: [usize; 2],
+    /// Its excluded trajectories, listed (counted in, as reward 0, when
+    /// `excluded_as_failures`).
+    pub excluded: Vec<ExcludedTrajectory>,
+    /// The divisor applied to its rewards (100: a 0–100 run), or null.
+    pub rescaled: Option<f64>,
+    /// x̄, intervals, pass^k, pass@k, flip rate, ICC(1).
+    pub summary: RunSummary,
+}
+
+/// The whole comparison.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CompareReport {
+    pub schema: &'static str,
+    pub settings: Settings,
+    /// Excluded trajectories counted as failures (reward 0).
+    pub excluded_as_failures: bool,
+    /// What the runs are keyed by: `model`, `file` or `field:NAME`.
+    pub by: String,
+    pub runs: Vec<RunReport>,
+    /// Every pair of runs (a before b in run order), with Holm and BH
+    /// adjusted p-values across the pairs.
+    pub pairs: Vec<PairRow>,
+    /// Bootstrap rank intervals over the tasks common to all runs.
+    pub ranks: Ranks,
+    /// What building the runs said (splits by file, rescaled rewards,
+    /// runs left out).
+    pub notes: Vec<String>,
+}
+
+/// Compare the runs of `src` (see [`crate::runs`] and comparisons.md).
+pub fn compare(
+    src: &Source,
+    options: &RunOptions,
+    settings: &Settings,
+) -> Result<CompareReport, CompareError> {
+    let built = build_runs(src, options)?;
+    let named: Vec<(&str, &gapscope_stats::paired::Run)> = built
+        .runs
+        .iter()
+        .map(|r| (r.name.as_str(), &r.run))
+        .collect();
+    let stats = compare_runs(&named, settings);
+    let runs = built
+        .runs
+        .iter()
+        .zip(stats.runs)
+        .map(|(b, row)| {
+            let trials = b.run.tasks().iter().map(|t| t.rewards.len());
+            RunReport {
+                name: b.name.clone(),
+                files: b.files.clone(),
+                trials: [trials.clone().min().unwrap_or(0), trials.max().unwrap_or(0)],
+                excluded: b.excluded.clone(),
+                rescaled: b.rescaled,
+                summary: row.summary,
+            }
+        })
+        .collect();
+    Ok(CompareReport {
+        schema: SCHEMA,
+        settings: stats.settings,
+        excluded_as_failures: options.excluded_as_failures,
+        by: match &options.by {
+            crate::runs::RunKey::Model => "model".into(),
+            crate::runs::RunKey::File => "file".into(),
+            crate::runs::RunKey::Field(f) => format!("field:{f}"),
+        },
+        runs,
+        pairs: stats.pairs,
+        ranks: stats.ranks,
+        notes: built.notes,
+    })
+}
