@@ -50,6 +50,43 @@ pub(crate) fn for_each_draw(n: usize, draws: usize, seed: u64, mut f: impl FnMut
     }
 }
 
+/// The most indices a [`DrawCache`] keeps (B × n; 4 bytes each: 64 MB).
+pub(crate) const MAX_CACHED: usize = 16 << 20;
+
+/// The draws of one report, kept per (n, B, seed) so that the sections
+/// that resample the same number of units (every run of one task set, every
+/// pair on the same common tasks, the ranks: comparisons.md, "Draws and
+/// units") read one set of indices instead of drawing it again. The
+/// indices are exactly [`for_each_draw`]'s (each section's stream is fresh
+/// and depends only on n, B and the seed), so every number is the same as
+/// without the cache, bit for bit; above [`MAX_CACHED`] indices they are
+/// streamed as before.
+#[derive(Debug, Default)]
+pub(crate) struct DrawCache {
+    kept: Vec<((usize, usize, u64), Vec<u32>)>,
+}
+
+impl DrawCache {
+    /// [`for_each_draw`], from the cache.
+    pub fn for_each(&mut self, n: usize, draws: usize, seed: u64, mut f: impl FnMut(&[u32])) {
+        if n == 0 || draws == 0 || n.saturating_mul(draws) > MAX_CACHED {
+            return for_each_draw(n, draws, seed, f);
+        }
+        let key = (n, draws, seed);
+        let at = if let Some(at) = self.kept.iter().position(|(k, _)| *k == key) {
+            at
+        } else {
+            let mut all = Vec::with_capacity(n * draws);
+            for_each_draw(n, draws, seed, |picks| all.extend_from_slice(picks));
+            self.kept.push((key, all));
+            self.kept.len() - 1
+        };
+        for picks in self.kept[at].1.chunks_exact(n) {
+            f(picks);
+        }
+    }
+}
+
 /// The values of one statistic over the draws.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Collector {
@@ -113,6 +150,25 @@ mod tests {
         sorted.sort_by(f64::total_cmp);
         let lo = crate::bootstrap::percentile(&sorted, 2.5).unwrap();
         assert!((iv.lo.unwrap() - lo).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_cache_hands_out_the_streams_indices() {
+        let mut cache = DrawCache::default();
+        for (n, b, seed) in [(7usize, 30usize, 3u64), (7, 30, 3), (7, 30, 4), (2, 5, 3)] {
+            let mut streamed = Vec::new();
+            for_each_draw(n, b, seed, |p| streamed.extend_from_slice(p));
+            let mut cached = Vec::new();
+            cache.for_each(n, b, seed, |p| cached.extend_from_slice(p));
+            assert_eq!(cached, streamed, "n {n}, B {b}, seed {seed}");
+        }
+        // (7, 30, 3) asked twice, kept once.
+        assert_eq!(cache.kept.len(), 3);
+        // Above the cap: streamed, not kept.
+        let mut big = DrawCache::default();
+        let mut count = 0;
+        big.for_each(MAX_CACHED + 1, 1, 0, |p| count += p.len());
+        assert_eq!((count, big.kept.len()), (MAX_CACHED + 1, 0));
     }
 
     #[test]

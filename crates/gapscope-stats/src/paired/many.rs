@@ -3,9 +3,9 @@
 
 use serde::Serialize;
 
-use super::draws::{for_each_draw, BootInterval, Collector};
-use super::run::{summarize_run, RunSummary};
-use super::two::{compare_pair, PairComparison};
+use super::draws::{BootInterval, Collector, DrawCache};
+use super::run::{summarize_run_in, RunSummary};
+use super::two::{compare_pair_in, PairComparison};
 use super::{Run, Settings};
 use crate::summary::average_ranks;
 
@@ -212,7 +212,11 @@ fn ranks_of(
 
 /// The rank table: point ranks and their bootstrap intervals from one fresh
 /// stream over the tasks common to all runs.
-pub(crate) fn rank_table(runs: &[(&str, &Run)], settings: &Settings) -> Ranks {
+pub(crate) fn rank_table(
+    runs: &[(&str, &Run)],
+    settings: &Settings,
+    cache: &mut DrawCache,
+) -> Ranks {
     let common = common_to_all(runs);
     let n = common.len();
     let (means, ranks) = if n > 0 {
@@ -228,7 +232,7 @@ pub(crate) fn rank_table(runs: &[(&str, &Run)], settings: &Settings) -> Ranks {
         .iter()
         .map(|_| Collector::with_capacity(settings.draws()))
         .collect();
-    for_each_draw(n, settings.draws(), settings.seed(), |picks| {
+    cache.for_each(n, settings.draws(), settings.seed(), |picks| {
         let (_, r) = ranks_of(runs, &common, picks.iter().map(|&t| t as usize));
         for (c, v) in boot.iter_mut().zip(r) {
             c.push(Some(v));
@@ -252,11 +256,12 @@ pub(crate) fn rank_table(runs: &[(&str, &Run)], settings: &Settings) -> Ranks {
 /// pair (i < j, A = run i) with its p-values adjusted across the pairs, and
 /// the ranks over the tasks common to all runs.
 pub fn compare_runs(runs: &[(&str, &Run)], settings: &Settings) -> ComparisonReport {
+    let mut cache = DrawCache::default();
     let summaries = runs
         .iter()
         .map(|(name, run)| RunRow {
             name: (*name).to_string(),
-            summary: summarize_run(run, settings),
+            summary: summarize_run_in(run, settings, &mut cache),
         })
         .collect();
     let mut pairs: Vec<(String, String, PairComparison)> = Vec::new();
@@ -265,7 +270,7 @@ pub fn compare_runs(runs: &[(&str, &Run)], settings: &Settings) -> ComparisonRep
             pairs.push((
                 (*na).to_string(),
                 (*nb).to_string(),
-                compare_pair(a, b, settings),
+                compare_pair_in(a, b, settings, &mut cache),
             ));
         }
     }
@@ -287,7 +292,7 @@ pub fn compare_runs(runs: &[(&str, &Run)], settings: &Settings) -> ComparisonRep
                 },
             )
             .collect(),
-        ranks: rank_table(runs, settings),
+        ranks: rank_table(runs, settings, &mut cache),
     }
 }
 

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::draws::{for_each_draw, BootInterval, Collector};
+use super::draws::{BootInterval, Collector, DrawCache};
 use super::{Run, Settings, Z_975};
 use crate::summary::is_constant;
 
@@ -109,6 +109,18 @@ impl PassTables {
         let mut hat = vec![0.0; self.max_k];
         let mut at = vec![0.0; self.max_k];
         let mut count = vec![0usize; self.max_k];
+        self.accumulate_into(picks, &mut hat, &mut at, &mut count);
+        (hat, at, count)
+    }
+
+    /// [`PassTables::accumulate`] into zeroed buffers of length `max_k`.
+    fn accumulate_into(
+        &self,
+        picks: impl Iterator<Item = usize>,
+        hat: &mut [f64],
+        at: &mut [f64],
+        count: &mut [usize],
+    ) {
         for t in picks {
             for (k, (h, a)) in self.hat[t].iter().zip(&self.at[t]).enumerate() {
                 hat[k] += h;
@@ -116,7 +128,6 @@ impl PassTables {
                 count[k] += 1;
             }
         }
-        (hat, at, count)
     }
 }
 
@@ -187,6 +198,7 @@ fn bootstrap(
     run: &Run,
     tables: &PassTables,
     settings: &Settings,
+    cache: &mut DrawCache,
 ) -> (
     Option<BootInterval>,
     Vec<Option<BootInterval>>,
@@ -197,14 +209,23 @@ fn bootstrap(
     let mut mean = Collector::with_capacity(b);
     let mut hat: Vec<Collector> = (0..k).map(|_| Collector::with_capacity(b)).collect();
     let mut at: Vec<Collector> = (0..k).map(|_| Collector::with_capacity(b)).collect();
-    for_each_draw(run.len(), b, settings.seed(), |picks| {
+    let (mut h, mut a, mut count) = (vec![0.0; k], vec![0.0; k], vec![0usize; k]);
+    cache.for_each(run.len(), b, settings.seed(), |picks| {
         let (mut s, mut m) = (0.0, 0usize);
         for &t in picks {
             s += run.sum(t as usize);
             m += run.trials(t as usize);
         }
         mean.push(Some(s / m as f64));
-        let (h, a, count) = tables.accumulate(picks.iter().map(|&t| t as usize));
+        h.fill(0.0);
+        a.fill(0.0);
+        count.fill(0);
+        tables.accumulate_into(
+            picks.iter().map(|&t| t as usize),
+            &mut h,
+            &mut a,
+            &mut count,
+        );
         for j in 0..k {
             let defined = count[j] > 0;
             hat[j].push(defined.then(|| h[j] / count[j] as f64));
@@ -236,6 +257,15 @@ fn bootstrap(
 /// assert_eq!(s.bootstrap, None); // B = 0: no interval
 /// ```
 pub fn summarize_run(run: &Run, settings: &Settings) -> RunSummary {
+    summarize_run_in(run, settings, &mut DrawCache::default())
+}
+
+/// [`summarize_run`] with the report's draws ([`DrawCache`]).
+pub(crate) fn summarize_run_in(
+    run: &Run,
+    settings: &Settings,
+    cache: &mut DrawCache,
+) -> RunSummary {
     let n = run.len();
     let big_n = run.trajectories();
     let mean = (n > 0).then(|| (0..n).map(|i| run.sum(i)).sum::<f64>() / big_n as f64);
@@ -251,7 +281,7 @@ pub fn summarize_run(run: &Run, settings: &Settings) -> RunSummary {
     let (icc, k0) = mean.map_or((None, None), |m| icc1(run, m));
     let tables = PassTables::new(run);
     let (h, a, count) = tables.accumulate(0..n);
-    let (boot, boot_hat, boot_at) = bootstrap(run, &tables, settings);
+    let (boot, boot_hat, boot_at) = bootstrap(run, &tables, settings, cache);
     let pass = |sums: &[f64], boots: Vec<Option<BootInterval>>| -> Vec<PassK> {
         boots
             .into_iter()

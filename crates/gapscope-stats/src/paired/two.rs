@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::draws::{for_each_draw, BootInterval, Collector};
+use super::draws::{BootInterval, Collector, DrawCache};
 use super::exact::{enumerate_p, monte_carlo_p, sign_flip_exact_p, sign_test_p, MAX_ENUMERATED};
 use super::{Run, Settings, TIE_TOLERANCE, Z_80, Z_975};
 use crate::summary::{is_constant, mean};
@@ -266,6 +266,16 @@ fn sample_sd(d: &[f64]) -> Option<f64> {
 /// assert_eq!(c.permutation.p, Some(0.5));
 /// ```
 pub fn compare_pair(a: &Run, b: &Run, settings: &Settings) -> PairComparison {
+    compare_pair_in(a, b, settings, &mut DrawCache::default())
+}
+
+/// [`compare_pair`] with the report's draws ([`DrawCache`]).
+pub(crate) fn compare_pair_in(
+    a: &Run,
+    b: &Run,
+    settings: &Settings,
+    cache: &mut DrawCache,
+) -> PairComparison {
     let (both, only_a, only_b) = match_tasks(a, b);
     let tasks: Vec<TaskDiff> = both
         .iter()
@@ -287,7 +297,7 @@ pub fn compare_pair(a: &Run, b: &Run, settings: &Settings) -> PairComparison {
     let sd = sample_sd(&d);
     let se = sd.map(|s| s / (n as f64).sqrt());
     let mut boot = Collector::with_capacity(settings.draws());
-    for_each_draw(n, settings.draws(), settings.seed(), |picks| {
+    cache.for_each(n, settings.draws(), settings.seed(), |picks| {
         boot.push(Some(
             picks.iter().map(|&i| d[i as usize]).sum::<f64>() / n as f64,
         ));
