@@ -35,7 +35,7 @@ fn score_prints_verdicts_and_tables_and_json_agrees() {
         "Failure decomposition",
         "Investigation effort",
         "Paired comparison Scripted / Careful − Scripted / Hasty over 42 cases",
-        "McNemar exact",
+        "clustered exact McNemar",
     ] {
         assert!(text.contains(needle), "missing `{needle}` in\n{text}");
     }

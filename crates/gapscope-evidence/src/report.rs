@@ -156,8 +156,17 @@ pub struct McNemar {
     /// B succeeds, A fails.
     pub only_b: usize,
     pub both_fail: usize,
-    /// Two-sided exact binomial p on the discordant pairs (1 when there are none).
-    pub p_value: f64,
+    /// Cases whose D_k = b_k − c_k (pairs where only A, minus pairs where
+    /// only B succeeds) is not 0.
+    pub discordant_cases: usize,
+    /// S = Σ D_k (= only_a − only_b).
+    pub s: i64,
+    /// The clustered exact McNemar p (evidence-to-action.addendum.md §2,
+    /// which replaces the base test on pooled pairs):
+    /// `P(|Σ ε_k D_k| ≥ |S|)` over sign flips of whole cases, exact by
+    /// convolution (`gapscope_stats::paired::clustered_exact_mcnemar`, the
+    /// run comparisons' function); 1 when every D_k = 0; null with no case.
+    pub p_value: Option<f64>,
 }
 
 /// A − B over the planned cases.
@@ -476,25 +485,12 @@ pub(crate) fn effort_curves(plan: &Plan, episodes: &[Episode]) -> Vec<EffortCurv
     out
 }
 
-/// Two-sided exact McNemar p: 2 · P(X ≤ min(b, c)) for X ~ Binomial(b + c, ½),
-/// capped at 1; 1 when there is no discordant pair.
+/// Two-sided exact McNemar p on pooled pairs: 2 · P(X ≤ min(b, c)) for
+/// X ~ Binomial(b + c, ½), capped at 1; 1 when there is no discordant pair
+/// (the statistics layer's sign test, `gapscope_stats::paired::sign_test_p`;
+/// with one pair per case it equals the clustered test of [`McNemar`]).
 pub fn mcnemar_exact(b: usize, c: usize) -> f64 {
-    let n = b + c;
-    if n == 0 {
-        return 1.0;
-    }
-    let k = b.min(c);
-    // ln n! by summation; terms exp(ln C(n, i) − n ln 2).
-    let mut ln_fact = vec![0.0f64; n + 1];
-    for i in 1..=n {
-        ln_fact[i] = ln_fact[i - 1] + (i as f64).ln();
-    }
-    let tail: f64 = (0..=k)
-        .map(|i| {
-            (ln_fact[n] - ln_fact[i] - ln_fact[n - i] - n as f64 * std::f64::consts::LN_2).exp()
-        })
-        .sum();
-    (2.0 * tail).min(1.0)
+    gapscope_stats::paired::sign_test_p(b, c)
 }
 
 /// Paired bootstrap of the mean of `d` over cases: B draws of n indices
@@ -554,11 +550,16 @@ pub(crate) fn paired(
         only_a: 0,
         only_b: 0,
         both_fail: 0,
-        p_value: 1.0,
+        discordant_cases: 0,
+        s: 0,
+        p_value: None,
     };
+    // (b_k, c_k) of each case, for the clustered test.
+    let mut discordant: Vec<(usize, usize)> = Vec::with_capacity(plan.cases.len());
     let (mut unscored_a, mut unscored_b) = (0, 0);
     for &(case, protocol, _) in &plan.cases {
         let (mut sa, mut sb) = (0.0, 0.0);
+        let (mut b_k, mut c_k) = (0, 0);
         for &r in &plan.repetitions {
             let (oa, scored_a) = success(a, case, r);
             let (ob, scored_b) = success(b, case, r);
@@ -569,11 +570,18 @@ pub(crate) fn paired(
             m.pairs += 1;
             match (oa, ob) {
                 (true, true) => m.both_succeed += 1,
-                (true, false) => m.only_a += 1,
-                (false, true) => m.only_b += 1,
+                (true, false) => {
+                    m.only_a += 1;
+                    b_k += 1;
+                }
+                (false, true) => {
+                    m.only_b += 1;
+                    c_k += 1;
+                }
                 (false, false) => m.both_fail += 1,
             }
         }
+        discordant.push((b_k, c_k));
         per_case.push(CaseDifference {
             case_id: case.to_string(),
             protocol,
@@ -582,7 +590,10 @@ pub(crate) fn paired(
             difference: (sa - sb) / reps,
         });
     }
-    m.p_value = mcnemar_exact(m.only_a, m.only_b);
+    let clustered = gapscope_stats::paired::clustered_exact_mcnemar(&discordant);
+    m.discordant_cases = clustered.discordant_cases;
+    m.s = clustered.s;
+    m.p_value = clustered.p;
     let d: Vec<f64> = per_case.iter().map(|c| c.difference).collect();
     PairedComparison {
         a: a.to_string(),

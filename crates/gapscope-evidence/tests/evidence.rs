@@ -1011,7 +1011,10 @@ fn report_tables_by_hand() {
         (p.mcnemar.only_a, p.mcnemar.only_b, p.mcnemar.both_succeed),
         (2, 2, 2)
     );
-    assert_eq!(p.mcnemar.p_value, 1.0);
+    // Clustered (addendum §2): D = (+2, −1, −1) per case, S = 0, so every
+    // sign pattern has |Σ ε D| ≥ 0: p = 1 (the pooled test also gives 1).
+    assert_eq!((p.mcnemar.discordant_cases, p.mcnemar.s), (3, 0));
+    assert_eq!(p.mcnemar.p_value, Some(1.0));
     let [lo, hi] = p.interval.unwrap();
     assert!(lo >= -0.5 && hi <= 1.0 && lo < 0.0 && hi > 0.0);
 }

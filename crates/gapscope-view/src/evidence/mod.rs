@@ -23,7 +23,7 @@ pub const EVIDENCE_VIEWS: [(&str, &str, &str); 7] = [
     ("coverage", "Coverage", "Which planned runs were scored; infrastructure failures and missing runs are counted apart, never as agent failures."),
     ("failures", "Failure types", "Why episodes failed, per configuration and protocol (stacked bars). Click a segment for its episodes."),
     ("effort", "Investigation effort", "Share of episodes that completed the required reads using at most x times the required number of information calls."),
-    ("paired", "Paired comparison", "Two configurations on the same cases: per-case ECS difference with a bootstrap 95% interval, and McNemar's exact test."),
+    ("paired", "Paired comparison", "Two configurations on the same cases: per-case ECS difference with a bootstrap 95% interval, and the clustered exact McNemar test (cases as units)."),
     ("episodes", "Episodes", "Every episode with its case, configuration, verdict and failure type; filter by configuration, protocol and failure."),
     ("episode", "Episode replay", "One trajectory message by message: the tool calls, when each requirement was established, and why each action was or was not supported."),
 ];
@@ -439,7 +439,7 @@ pub fn effort_table(r: &EvidenceReport) -> Table {
 
 /// Paired comparisons, one row each: the mean per-case difference in ECS
 /// points with its bootstrap interval, how many cases favour each side, and
-/// McNemar's exact test on the (case, repetition) pairs.
+/// the clustered exact McNemar test (cases as units; evidence addendum §2).
 pub fn paired_table(r: &EvidenceReport) -> Table {
     Table {
         title: format!(
@@ -458,7 +458,7 @@ pub fn paired_table(r: &EvidenceReport) -> Table {
             "Only B succeeds",
             "Both succeed",
             "Both fail",
-            "McNemar p",
+            "clustered McNemar p",
             "Unscored A",
             "Unscored B",
         ]
@@ -486,7 +486,7 @@ pub fn paired_table(r: &EvidenceReport) -> Table {
                     Cell::text(p.mcnemar.both_succeed.to_string()),
                     Cell::text(p.mcnemar.both_fail.to_string()),
                     Cell::Num {
-                        value: Some(p.mcnemar.p_value),
+                        value: p.mcnemar.p_value,
                         decimals: 4,
                     },
                     Cell::text(p.unscored_a.to_string()),
@@ -803,7 +803,11 @@ pub(crate) mod tests {
         assert_eq!(t.rows.len(), 1);
         let row = &t.rows[0];
         assert_eq!(row[0].display(), "Scripted / Careful − Scripted / Hasty");
-        // docs/evidence.md: +38.1 points [19.0, 56.0]; McNemar 44 vs 12, p = 2.1e-5.
+        // docs/evidence.md: +38.1 points [19.0, 56.0]; 44 vs 12 discordant
+        // pairs; the clustered exact McNemar over the 42 cases (2 reps each):
+        // D_k = +2 ×16, +1 ×11, 0 ×7, −1 ×5, −2 ×3, S = 32, and by an
+        // independent enumeration of the 2^35 sign patterns (exact fractions,
+        // Python) p = 943,687 / 2^30 = 8.789e-4 (the pooled test said 2.1e-5).
         assert_eq!(row[2].display(), "38.1");
         assert_eq!(row[3].display(), "[19.0, 56.0]");
         assert_eq!(
@@ -813,7 +817,7 @@ pub(crate) mod tests {
         let Cell::Num { value: Some(p), .. } = row[11] else {
             panic!()
         };
-        assert!((p - 2.1e-5).abs() < 0.05e-5, "{p}");
+        assert!((p - 943_687.0 / f64::from(1u32 << 30)).abs() < 1e-15, "{p}");
         // Cases better / equal / worse add up to the cases.
         let n: usize = (4..7)
             .map(|j| row[j].display().parse::<usize>().unwrap())

@@ -273,16 +273,18 @@ fn paired_text(s: &mut String, r: &EvidenceReport) {
         let m = &p.mcnemar;
         let _ = writeln!(
             s,
-            "  McNemar exact: {} pairs; both {}, only A {}, only B {}, neither {}; p = {}",
+            "  clustered exact McNemar: {} pairs; both {}, only A {}, only B {}, neither {}; {} discordant cases, S = {}; p = {}",
             m.pairs,
             m.both_succeed,
             m.only_a,
             m.only_b,
             m.both_fail,
-            if m.p_value < 1e-3 {
-                format!("{:.2e}", m.p_value)
-            } else {
-                format!("{:.4}", m.p_value)
+            m.discordant_cases,
+            m.s,
+            match m.p_value {
+                None => "— (no case)".to_string(),
+                Some(p) if p < 1e-3 => format!("{p:.2e}"),
+                Some(p) => format!("{p:.4}"),
             }
         );
     }
