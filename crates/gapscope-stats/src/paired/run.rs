@@ -193,7 +193,7 @@ fn icc1(run: &Run, mean: f64) -> (Option<f64>, Option<f64>) {
 }
 
 /// The task bootstrap of one run: x̄ and each k's pass^k and pass@k over
-/// the same draws (one stream, [`for_each_draw`]).
+/// the same draws (one stream, from the report's [`DrawCache`]).
 fn bootstrap(
     run: &Run,
     tables: &PassTables,
