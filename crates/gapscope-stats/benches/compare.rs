@@ -123,6 +123,13 @@ fn main() {
         },
         reps,
     );
+    let no_draws = Settings::new(0, 10_000, 0).unwrap();
+    let pair_exact = median_s(
+        || {
+            black_box(compare_pair(black_box(&runs[0]), &runs[1], &no_draws));
+        },
+        reps,
+    );
     let report = compare_runs(&named, &settings);
     let methods: std::collections::BTreeSet<String> = report
         .pairs
@@ -141,6 +148,6 @@ fn main() {
         full / plain
     );
     println!(
-        "  of which, alone: one run's summary {one_run:.3} s, one pair {one_pair:.3} s (each drawing its own indices)"
+        "  of which, alone: one run's summary {one_run:.3} s, one pair {one_pair:.3} s (each drawing its own indices); one pair without the bootstrap {pair_exact:.3} s"
     );
 }

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::draws::{BootInterval, Collector, DrawCache};
 use super::run::{summarize_run_in, RunSummary};
-use super::two::{compare_pair_in, PairComparison};
+use super::two::{draw_delta, pair_without_bootstrap, PairComparison};
 use super::{Run, Settings};
 use crate::summary::average_ranks;
 
@@ -252,6 +252,36 @@ pub(crate) fn rank_table(
     Ranks { common: n, rows }
 }
 
+/// The paired bootstraps of every pair, those on the same number of common
+/// tasks in one pass over their draws (each pair's Δ per draw is summed as
+/// [`super::compare_pair`] sums it: the same numbers, the indices read once
+/// per draw instead of once per pair).
+fn pair_bootstraps(
+    pairs: &mut [(String, String, PairComparison)],
+    diffs: &[Vec<f64>],
+    settings: &Settings,
+    cache: &mut DrawCache,
+) {
+    let mut sizes: Vec<usize> = diffs.iter().map(Vec::len).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    for n in sizes {
+        let group: Vec<usize> = (0..diffs.len()).filter(|&p| diffs[p].len() == n).collect();
+        let mut boot: Vec<Collector> = group
+            .iter()
+            .map(|_| Collector::with_capacity(settings.draws()))
+            .collect();
+        cache.for_each(n, settings.draws(), settings.seed(), |picks| {
+            for (c, &p) in boot.iter_mut().zip(&group) {
+                c.push(Some(draw_delta(&diffs[p], picks)));
+            }
+        });
+        for (c, &p) in boot.into_iter().zip(&group) {
+            pairs[p].2.bootstrap = c.finish(n == 1);
+        }
+    }
+}
+
 /// Every statistic of the spec for `runs` (named): each run's summary, every
 /// pair (i < j, A = run i) with its p-values adjusted across the pairs, and
 /// the ranks over the tasks common to all runs.
@@ -265,15 +295,15 @@ pub fn compare_runs(runs: &[(&str, &Run)], settings: &Settings) -> ComparisonRep
         })
         .collect();
     let mut pairs: Vec<(String, String, PairComparison)> = Vec::new();
+    let mut diffs: Vec<Vec<f64>> = Vec::new();
     for (i, (na, a)) in runs.iter().enumerate() {
         for (nb, b) in &runs[i + 1..] {
-            pairs.push((
-                (*na).to_string(),
-                (*nb).to_string(),
-                compare_pair_in(a, b, settings, &mut cache),
-            ));
+            let (pair, d) = pair_without_bootstrap(a, b, settings);
+            pairs.push(((*na).to_string(), (*nb).to_string(), pair));
+            diffs.push(d);
         }
     }
+    pair_bootstraps(&mut pairs, &diffs, settings, &mut cache);
     let sign = adjust(&pairs.iter().map(|p| p.2.sign_test.p).collect::<Vec<_>>());
     let perm = adjust(&pairs.iter().map(|p| p.2.permutation.p).collect::<Vec<_>>());
     ComparisonReport {
@@ -341,5 +371,45 @@ mod tests {
         );
         assert!((a[0].holm.unwrap() - 0.04).abs() < 1e-15);
         assert!((a[2].bh.unwrap() - 0.04).abs() < 1e-15);
+    }
+
+    #[test]
+    fn a_reports_pairs_are_compare_pair_bit_for_bit() {
+        // Pairs drawn in one pass per n (and from the cache) equal each pair
+        // drawn alone: three runs, two task sets (n = 4 and n = 3 common).
+        use crate::paired::{compare_pair, TaskDraws};
+        let t = |k: &str, r: &[f64]| TaskDraws {
+            key: k.into(),
+            rewards: r.to_vec(),
+        };
+        let a = Run::new(vec![
+            t("1", &[1.0, 0.0]),
+            t("2", &[0.5]),
+            t("3", &[0.0]),
+            t("4", &[1.0]),
+        ])
+        .unwrap();
+        let b = Run::new(vec![
+            t("1", &[0.0]),
+            t("2", &[1.0]),
+            t("3", &[0.25]),
+            t("4", &[0.0]),
+        ])
+        .unwrap();
+        let c = Run::new(vec![t("1", &[1.0]), t("2", &[0.0]), t("3", &[1.0, 1.0])]).unwrap();
+        let settings = Settings::new(500, 200, 3).unwrap();
+        let runs = [("a", &a), ("b", &b), ("c", &c)];
+        let report = compare_runs(&runs, &settings);
+        let alone = [(&a, &b), (&a, &c), (&b, &c)];
+        assert_eq!(report.pairs.len(), 3);
+        for (row, (x, y)) in report.pairs.iter().zip(alone) {
+            assert_eq!(
+                row.comparison,
+                compare_pair(x, y, &settings),
+                "{} − {}",
+                row.a,
+                row.b
+            );
+        }
     }
 }

@@ -276,6 +276,29 @@ pub(crate) fn compare_pair_in(
     settings: &Settings,
     cache: &mut DrawCache,
 ) -> PairComparison {
+    let (mut pair, d) = pair_without_bootstrap(a, b, settings);
+    let n = d.len();
+    let mut boot = Collector::with_capacity(settings.draws());
+    cache.for_each(n, settings.draws(), settings.seed(), |picks| {
+        boot.push(Some(draw_delta(&d, picks)));
+    });
+    pair.bootstrap = boot.finish(n == 1);
+    pair
+}
+
+/// One draw's Δ: the mean of the picked d_t (in pick order).
+pub(crate) fn draw_delta(d: &[f64], picks: &[u32]) -> f64 {
+    picks.iter().map(|&i| d[i as usize]).sum::<f64>() / d.len() as f64
+}
+
+/// Everything of [`compare_pair`] but the bootstrap (`None`), and the d_t
+/// the bootstrap resamples ([`draw_delta`]): [`super::compare_runs`] draws
+/// the bootstraps of all pairs on n common tasks in one pass.
+pub(crate) fn pair_without_bootstrap(
+    a: &Run,
+    b: &Run,
+    settings: &Settings,
+) -> (PairComparison, Vec<f64>) {
     let (both, only_a, only_b) = match_tasks(a, b);
     let tasks: Vec<TaskDiff> = both
         .iter()
@@ -296,25 +319,20 @@ pub(crate) fn compare_pair_in(
     let delta = mean(&d);
     let sd = sample_sd(&d);
     let se = sd.map(|s| s / (n as f64).sqrt());
-    let mut boot = Collector::with_capacity(settings.draws());
-    cache.for_each(n, settings.draws(), settings.seed(), |picks| {
-        boot.push(Some(
-            picks.iter().map(|&i| d[i as usize]).sum::<f64>() / n as f64,
-        ));
-    });
-    PairComparison {
+    let pair = PairComparison {
         common: n,
         only_a,
         only_b,
         delta,
         sd,
-        bootstrap: boot.finish(n == 1),
+        bootstrap: None,
         normal: delta.zip(se).map(|(m, s)| [m - Z_975 * s, m + Z_975 * s]),
         mde: se.map(|s| (Z_975 + Z_80) * s),
         sign_test: sign_test(a, b, &both, &d),
         permutation: permutation(a, b, &both, &d, settings),
         tasks,
-    }
+    };
+    (pair, d)
 }
 
 #[cfg(test)]
