@@ -30,6 +30,20 @@ pub struct Message {
     pub error: Option<bool>,
 }
 
+impl Message {
+    /// A message with a role and a content, and no tool calls, no tool
+    /// call id, no error flag.
+    pub fn new(role: &str, content: Option<serde_json::Value>) -> Message {
+        Message {
+            role: role.into(),
+            content,
+            tool_calls: Vec::new(),
+            tool_call_id: None,
+            error: None,
+        }
+    }
+}
+
 /// A gold action of the trajectory's task and whether the trajectory
 /// performed it (τ²-bench: each recorded action check, re-checked with
 /// τ²-bench's own matching rule).

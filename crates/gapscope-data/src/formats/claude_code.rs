@@ -160,7 +160,8 @@ fn push_user(s: &mut Session, body: Value) -> Result<(), String> {
             if is_chrome(&text) {
                 return Ok(());
             }
-            s.messages.push(message("user", Some(Value::String(text))));
+            s.messages
+                .push(Message::new("user", Some(Value::String(text))));
             return Ok(());
         }
         Value::Array(blocks) => blocks,
@@ -189,7 +190,7 @@ fn push_user(s: &mut Session, body: Value) -> Result<(), String> {
                 if let Some(why) = bad_name("tool_use_id", &tool_use_id) {
                     return Err(line_error(&why, &format!("message.content[{k}]")));
                 }
-                let mut m = message("tool", Some(Value::String(result_text(&content))));
+                let mut m = Message::new("tool", Some(Value::String(result_text(&content))));
                 m.tool_call_id = Some(tool_use_id);
                 m.error = is_error;
                 results.push(m);
@@ -200,7 +201,7 @@ fn push_user(s: &mut Session, body: Value) -> Result<(), String> {
     }
     s.messages.extend(results);
     if !parts.is_empty() {
-        s.messages.push(message("user", content(parts)));
+        s.messages.push(Message::new("user", content(parts)));
     }
     Ok(())
 }
@@ -260,23 +261,13 @@ fn push_assistant(s: &mut Session, m: LineMessage) -> Result<(), String> {
             last.tool_calls.extend(calls);
         }
         _ => {
-            let mut msg = message("assistant", content(parts));
+            let mut msg = Message::new("assistant", content(parts));
             msg.tool_calls = calls;
             s.messages.push(msg);
             s.open_reply = m.id;
         }
     }
     Ok(())
-}
-
-fn message(role: &str, content: Option<Value>) -> Message {
-    Message {
-        role: role.into(),
-        content,
-        tool_calls: Vec::new(),
-        tool_call_id: None,
-        error: None,
-    }
 }
 
 /// Slash-command lines (the command, its caveat, its output): interface,

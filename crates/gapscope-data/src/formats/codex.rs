@@ -121,7 +121,7 @@ impl Thread {
     /// The open assistant message (made when none is open).
     fn reply(&mut self) -> &mut Message {
         if !self.open || self.messages.last().is_none_or(|m| m.role != "assistant") {
-            self.messages.push(message("assistant", None));
+            self.messages.push(Message::new("assistant", None));
             self.open = true;
         }
         let n = self.messages.len() - 1;
@@ -149,16 +149,6 @@ impl Thread {
 
     fn add_call(&mut self, call: ToolCall) {
         self.reply().tool_calls.push(call);
-    }
-}
-
-fn message(role: &str, content: Option<Value>) -> Message {
-    Message {
-        role: role.into(),
-        content,
-        tool_calls: Vec::new(),
-        tool_call_id: None,
-        error: None,
     }
 }
 
@@ -413,7 +403,7 @@ fn response_item(thread: &mut Thread, item: Item) -> Result<(), String> {
                     } else {
                         "system"
                     };
-                    thread.messages.push(message(role, content(parts)));
+                    thread.messages.push(Message::new(role, content(parts)));
                 }
                 other => {
                     return Err(format!(
@@ -488,7 +478,7 @@ fn response_item(thread: &mut Thread, item: Item) -> Result<(), String> {
             check_call_id(&call_id)?;
             thread.open = false;
             let (text, failed) = output(&o);
-            let mut m = message("tool", Some(Value::String(text)));
+            let mut m = Message::new("tool", Some(Value::String(text)));
             m.tool_call_id = Some(call_id);
             m.error = failed;
             thread.messages.push(m);

@@ -173,16 +173,6 @@ fn id_text(v: Option<&Value>) -> Option<String> {
     }
 }
 
-fn message(role: &str, content: Option<Value>) -> Message {
-    Message {
-        role: role.into(),
-        content,
-        tool_calls: Vec::new(),
-        tool_call_id: None,
-        error: None,
-    }
-}
-
 /// True for an error flag: `true`, or a non-empty error text.
 fn is_error(v: Option<&Value>) -> bool {
     match v {
@@ -216,7 +206,7 @@ impl Builder {
                 last.tool_calls.push(call);
             }
             _ => {
-                let mut m = message("assistant", thought);
+                let mut m = Message::new("assistant", thought);
                 m.tool_calls.push(call);
                 self.messages.push(m);
             }
@@ -229,7 +219,7 @@ impl Builder {
         self.messages.push(Message {
             tool_call_id: Some(id),
             error: Some(error),
-            ..message("tool", content)
+            ..Message::new("tool", content)
         });
     }
 
@@ -282,19 +272,19 @@ impl Builder {
                 return;
             }
             match action.as_str() {
-                "system" => self.say(message("system", arg("content"))),
+                "system" => self.say(Message::new("system", arg("content"))),
                 "message" => {
                     let role = if e.source.as_deref() == Some("user") {
                         "user"
                     } else {
                         "assistant"
                     };
-                    self.say(message(
+                    self.say(Message::new(
                         role,
                         arg("content").or_else(|| simple::content(e.message)),
                     ));
                 }
-                "finish" => self.say(message(
+                "finish" => self.say(Message::new(
                     "assistant",
                     arg("final_thought")
                         .or_else(|| arg("thought"))
@@ -313,7 +303,7 @@ impl Builder {
                 Some(id) => self.result(id, simple::content(e.content), error),
                 None if obs == "error" => self.say(Message {
                     error: Some(true),
-                    ..message("system", simple::content(e.content))
+                    ..Message::new("system", simple::content(e.content))
                 }),
                 None => self.ignored += 1,
             }
@@ -324,9 +314,11 @@ impl Builder {
 
     fn push_sdk(&mut self, kind: &str, e: Event) {
         match kind {
-            "SystemPromptEvent" => self.say(message("system", simple::content(e.system_prompt))),
+            "SystemPromptEvent" => {
+                self.say(Message::new("system", simple::content(e.system_prompt)));
+            }
             "MessageEvent" => match e.llm_message {
-                Some(m) => self.say(message(&m.role, simple::content(m.content))),
+                Some(m) => self.say(Message::new(&m.role, simple::content(m.content))),
                 None => self.ignored += 1,
             },
             "ActionEvent" => {
@@ -377,7 +369,7 @@ impl Builder {
                     Some(id) => self.result(id, text, true),
                     None => self.say(Message {
                         error: Some(true),
-                        ..message("system", text)
+                        ..Message::new("system", text)
                     }),
                 }
             }
