@@ -26,6 +26,7 @@ pub(crate) fn CurrentView(wb: Workbench, id: View) -> impl IntoView {
         View::Trajectories => return view! { <TrajectoriesView wb=wb /> }.into_any(),
         View::Stability => return view! { <StabilityView wb=wb /> }.into_any(),
         View::Teaching => return view! { <TeachingView wb=wb /> }.into_any(),
+        View::Data => return view! { <DataView wb=wb /> }.into_any(),
         _ => {}
     }
     (move || {
@@ -34,29 +35,6 @@ pub(crate) fn CurrentView(wb: Workbench, id: View) -> impl IntoView {
         };
         let r = &a.report;
         match id {
-            View::Data => view! {
-                <p class="detail">
-                    {format!(
-                        "Dimensions: foundational {}; operations {}.",
-                        r.dimensions.foundational.join(", "),
-                        r.dimensions.operations.join(", "),
-                    )}
-                    {(!a.report.input.ignored.is_empty())
-                        .then(|| {
-                            format!(" Ignored columns: {}.", a.report.input.ignored.join(", "))
-                        })}
-                </p>
-                {a
-                    .report
-                    .input
-                    .pooled_macro
-                    .is_some()
-                    .then(|| {
-                        view! { <TrajectoryOptionsView wb=wb models=a.report.models.clone() /> }
-                    })}
-                <RolePicker wb=wb table=a.report.input.clone() />
-                <TableView table=views::data_table(&a.report.input) wb=wb />
-            }.into_any(),
             View::Association => {
                 let table = a.report.input.clone();
                 let report = a.report.clone();
@@ -219,10 +197,74 @@ pub(crate) fn CurrentView(wb: Workbench, id: View) -> impl IntoView {
     .into_any()
 }
 
+/// The data view: the dimensions, the trajectory options, the column roles
+/// and the table. The trajectory options are built once, outside the part
+/// that follows each new analysis: a result arriving while the user types a
+/// rename (a digest, a rerun) must not rebuild the field under their cursor.
+#[component]
+fn DataView(wb: Workbench) -> impl IntoView {
+    let trajectory_files = Memo::new(move |_| {
+        wb.gaps.analysis.with(|a| {
+            a.as_ref()
+                .is_some_and(|a| a.report.input.pooled_macro.is_some())
+        })
+    });
+    let models = Memo::new(move |_| {
+        wb.gaps.analysis.with(|a| {
+            a.as_ref()
+                .map(|a| a.report.models.clone())
+                .unwrap_or_default()
+        })
+    });
+    view! {
+        {move || {
+            wb.gaps
+                .analysis
+                .get()
+                .map_or_else(
+                    || view! { <p class="explain">"Analysing…"</p> }.into_any(),
+                    |a| {
+                        view! {
+                            <p class="detail">
+                                {format!(
+                                    "Dimensions: foundational {}; operations {}.",
+                                    a.report.dimensions.foundational.join(", "),
+                                    a.report.dimensions.operations.join(", "),
+                                )}
+                                {(!a.report.input.ignored.is_empty())
+                                    .then(|| {
+                                        format!(
+                                            " Ignored columns: {}.",
+                                            a.report.input.ignored.join(", "),
+                                        )
+                                    })}
+                            </p>
+                        }
+                            .into_any()
+                    },
+                )
+        }}
+        <Show when=move || trajectory_files.get()>
+            <TrajectoryOptionsView wb=wb models=models />
+        </Show>
+        {move || {
+            wb.gaps
+                .analysis
+                .get()
+                .map(|a| {
+                    view! {
+                        <RolePicker wb=wb table=a.report.input.clone() />
+                        <TableView table=views::data_table(&a.report.input) wb=wb />
+                    }
+                })
+        }}
+    }
+}
+
 /// Options of the trajectory files among the inputs: rename or merge models
 /// (file metadata is sometimes wrong) and the task subset.
 #[component]
-pub(crate) fn TrajectoryOptionsView(wb: Workbench, models: Vec<String>) -> impl IntoView {
+pub(crate) fn TrajectoryOptionsView(wb: Workbench, models: Memo<Vec<String>>) -> impl IntoView {
     let invalid = RwSignal::new(None::<String>);
     let current = wb
         .gaps
@@ -304,7 +346,7 @@ pub(crate) fn TrajectoryOptionsView(wb: Workbench, models: Vec<String>) -> impl 
                     }
                 />
             </label>
-            <p class="muted">{format!("Models now: {}.", models.join(", "))}</p>
+            <p class="muted">{move || format!("Models now: {}.", models.get().join(", "))}</p>
             {move || {
                 invalid
                     .get()
