@@ -5,15 +5,36 @@
 //! defined in comparisons.md).
 
 use gapscope_stats::paired::{compare_runs, PairRow, Ranks, RunSummary, Settings};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::runs::{build_runs, CompareError, ExcludedTrajectory, RunOptions, Source};
 
 /// The report's schema name and version.
 pub const SCHEMA: &str = "gapscope.compare/1";
 
+/// One trial of a task in a run: its trajectory and its reward (after any
+/// rescaling).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Trial {
+    /// The trajectory's id; `None` for a run a reader excluded (a Harbor
+    /// infrastructure error) counted as a failure.
+    pub id: Option<String>,
+    pub reward: f64,
+}
+
+/// One task of a run: the task × run heatmap's cell and the trajectories
+/// behind it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunTask {
+    pub key: String,
+    /// The mean reward of its trials (x̄_t).
+    pub mean: f64,
+    /// In trial order (the order of the rewards the statistics use).
+    pub trials: Vec<Trial>,
+}
+
 /// One run in the report.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunReport {
     pub name: String,
     /// The files its trajectories came from, in input order.
@@ -27,12 +48,15 @@ pub struct RunReport {
     pub rescaled: Option<f64>,
     /// x̄, intervals, pass^k, pass@k, flip rate, ICC(1).
     pub summary: RunSummary,
+    /// Its tasks, in task order.
+    pub tasks: Vec<RunTask>,
 }
 
 /// The whole comparison.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CompareReport {
-    pub schema: &'static str,
+    /// [`SCHEMA`].
+    pub schema: String,
     pub settings: Settings,
     /// Excluded trajectories counted as failures (reward 0).
     pub excluded_as_failures: bool,
@@ -75,11 +99,12 @@ pub fn compare(
                 excluded: b.excluded.clone(),
                 rescaled: b.rescaled,
                 summary: row.summary,
+                tasks: run_tasks(b),
             }
         })
         .collect();
     Ok(CompareReport {
-        schema: SCHEMA,
+        schema: SCHEMA.into(),
         settings: stats.settings,
         excluded_as_failures: options.excluded_as_failures,
         by: match &options.by {
@@ -92,4 +117,30 @@ pub fn compare(
         ranks: stats.ranks,
         notes: built.notes,
     })
+}
+
+/// The tasks of a built run with their trials' trajectories.
+fn run_tasks(b: &crate::runs::BuiltRun) -> Vec<RunTask> {
+    b.run
+        .tasks()
+        .iter()
+        .zip(b.run.task_means())
+        .map(|(t, mean)| {
+            let ids = b.trajectories.get(&t.key);
+            let trials = t
+                .rewards
+                .iter()
+                .enumerate()
+                .map(|(k, &reward)| Trial {
+                    id: ids.and_then(|v| v.get(k).cloned().flatten()),
+                    reward,
+                })
+                .collect();
+            RunTask {
+                key: t.key.clone(),
+                mean,
+                trials,
+            }
+        })
+        .collect()
 }

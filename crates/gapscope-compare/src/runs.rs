@@ -23,7 +23,7 @@ use gapscope_data::formats::Excluded;
 use gapscope_data::trajectory::Trajectory;
 use gapscope_stats::paired::{rescale_rewards, Run, RunError, TaskDraws};
 use indexmap::IndexMap;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Why runs could not be built.
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -43,7 +43,7 @@ pub enum CompareError {
 }
 
 /// How trajectories are grouped into runs.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RunKey {
     /// The model (after renames).
     #[default]
@@ -100,7 +100,7 @@ pub fn field_value(t: &Trajectory, name: &str) -> Option<String> {
 }
 
 /// Runs merged into one: `A,B=NAME`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Merge {
     pub from: Vec<String>,
     pub to: String,
@@ -129,7 +129,7 @@ impl std::str::FromStr for Merge {
 }
 
 /// How runs are built.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunOptions {
     pub by: RunKey,
     pub merges: Vec<Merge>,
@@ -157,7 +157,7 @@ pub struct Source<'a> {
 }
 
 /// One excluded trajectory, as a run lists it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExcludedTrajectory {
     pub id: String,
     pub task: String,
@@ -172,6 +172,10 @@ pub struct BuiltRun {
     /// The files its trajectories came from, in input order.
     pub files: Vec<String>,
     pub run: Run,
+    /// Per task key, the id of each trial's trajectory, in the order of its
+    /// rewards in `run` (`None`: a run a reader excluded, counted as a
+    /// failure).
+    pub trajectories: IndexMap<String, Vec<Option<String>>>,
     /// Its excluded trajectories (counted in with reward 0 when
     /// [`RunOptions::excluded_as_failures`]).
     pub excluded: Vec<ExcludedTrajectory>,
@@ -203,12 +207,22 @@ fn exclusion(t: &Trajectory) -> Option<String> {
     t.reward.is_none().then(|| "unscored (no reward)".into())
 }
 
+/// One counted trajectory of a run while it is built.
+struct Draw {
+    task: String,
+    reward: f64,
+    file: usize,
+    trial: Option<i64>,
+    /// `None`: a run a reader excluded, counted as a failure.
+    id: Option<String>,
+}
+
 /// A run while it is built.
 #[derive(Default)]
 struct Building {
     files: Vec<usize>,
-    /// (task, reward, file, trial) of each counted trajectory.
-    draws: Vec<(String, f64, usize, Option<i64>)>,
+    /// Each counted trajectory.
+    draws: Vec<Draw>,
     /// Each excluded trajectory and its file.
     excluded: Vec<(ExcludedTrajectory, usize)>,
 }
@@ -267,7 +281,13 @@ pub fn build_runs(src: &Source, options: &RunOptions) -> Result<Runs, CompareErr
             }
         };
         if let Some(r) = reward {
-            b.draws.push((task_name(t), r, file, t.trial));
+            b.draws.push(Draw {
+                task: task_name(t),
+                reward: r,
+                file,
+                trial: t.trial,
+                id: Some(t.id.clone()),
+            });
         }
     }
     if let RunKey::Field(f) = &options.by {
@@ -287,8 +307,10 @@ pub fn build_runs(src: &Source, options: &RunOptions) -> Result<Runs, CompareErr
             .find(|(old, _)| *old == name)
             .map_or(name, |(_, new)| new.clone());
         let mut tasks: IndexMap<String, Vec<f64>> = IndexMap::new();
-        for (task, r, _, _) in b.draws {
-            tasks.entry(task).or_default().push(r);
+        let mut ids: IndexMap<String, Vec<Option<String>>> = IndexMap::new();
+        for d in b.draws {
+            tasks.entry(d.task.clone()).or_default().push(d.reward);
+            ids.entry(d.task).or_default().push(d.id);
         }
         let files = b
             .files
@@ -324,6 +346,7 @@ pub fn build_runs(src: &Source, options: &RunOptions) -> Result<Runs, CompareErr
             name,
             files,
             run,
+            trajectories: ids,
             excluded: b.excluded.into_iter().map(|(e, _)| e).collect(),
             rescaled,
         });
@@ -383,7 +406,13 @@ fn assign_reader_excluded(
             file,
         ));
         if options.excluded_as_failures {
-            b.draws.push((task, 0.0, file, None));
+            b.draws.push(Draw {
+                task,
+                reward: 0.0,
+                file,
+                trial: None,
+                id: None,
+            });
         }
     }
     if unassigned > 0 {
@@ -407,8 +436,9 @@ fn split_repeating(
         let merged = merges.iter().any(|m| m.to == name);
         let repeats = !merged && b.files.len() > 1 && {
             let mut seen: std::collections::HashMap<(&str, i64), usize> = Default::default();
-            b.draws.iter().any(|(task, _, file, trial)| {
-                trial.is_some_and(|k| *seen.entry((task.as_str(), k)).or_insert(*file) != *file)
+            b.draws.iter().any(|d| {
+                d.trial
+                    .is_some_and(|k| *seen.entry((d.task.as_str(), k)).or_insert(d.file) != d.file)
             })
         };
         if !repeats {
@@ -424,7 +454,7 @@ fn split_repeating(
             parts.entry(*f).or_default().file(*f);
         }
         for d in b.draws {
-            parts.entry(d.2).or_default().draws.push(d);
+            parts.entry(d.file).or_default().draws.push(d);
         }
         for e in b.excluded {
             parts.entry(e.1).or_default().excluded.push(e);

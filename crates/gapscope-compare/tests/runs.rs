@@ -301,3 +301,45 @@ fn two_runs_pair_on_common_tasks_with_the_engine_numbers() {
     assert_eq!(r.runs[1].summary.mean, Some(0.4));
     assert_eq!(r.runs[1].trials, [1, 1]);
 }
+
+#[test]
+fn each_run_lists_its_tasks_with_the_trajectory_of_every_trial() {
+    // Task 1: trials 0 and 1 (1, 0) → x̄ = 0.5; task 2: one trial of 50 on a
+    // 0–100 run → 0.5 after the rescale; a Harbor trial excluded on task 3
+    // counts as a failure with no trajectory behind it.
+    let mut d = Data::one_file(vec![
+        t("X", "2", 0, Some(50.0)),
+        t("X", "1", 0, Some(100.0)),
+        t("X", "1", 1, Some(0.0)),
+    ]);
+    d.excluded = vec![Excluded {
+        id: "trial-3".into(),
+        task: "airline/3".into(),
+        reason: "EnvironmentStartTimeoutError".into(),
+        model: Some("X".into()),
+    }];
+    d.excluded_file = vec![0];
+    let options = RunOptions {
+        excluded_as_failures: true,
+        ..RunOptions::default()
+    };
+    let r = compare(&d.source(), &options, &Settings::new(0, 0, 0).unwrap()).unwrap();
+    let tasks = &r.runs[0].tasks;
+    let keys: Vec<&str> = tasks.iter().map(|t| t.key.as_str()).collect();
+    assert_eq!(keys, ["airline/1", "airline/2", "airline/3"]);
+    let means: Vec<f64> = tasks.iter().map(|t| t.mean).collect();
+    assert_eq!(means, [0.5, 0.5, 0.0]);
+    let ids: Vec<Vec<Option<&str>>> = tasks
+        .iter()
+        .map(|t| t.trials.iter().map(|k| k.id.as_deref()).collect())
+        .collect();
+    assert_eq!(
+        ids,
+        [vec![Some("X-1-0"), Some("X-1-1")], vec![Some("X-2-0")], vec![None]]
+    );
+    assert_eq!(tasks[0].trials[0].reward, 1.0);
+    // The report reads back from its JSON (the page's worker sends it so).
+    let text = serde_json::to_string(&r).unwrap();
+    let back: gapscope_compare::CompareReport = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, r);
+}

@@ -8,7 +8,7 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::bootstrap::select_percentile;
 
@@ -16,7 +16,7 @@ use crate::bootstrap::select_percentile;
 /// of the defined draws, numpy's linear interpolation).
 ///
 /// JSON: `{"lo", "hi", "draws", "skipped", "one_unit"}`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BootInterval {
     /// 2.5th percentile; `None` when every draw was skipped.
     pub lo: Option<f64>,

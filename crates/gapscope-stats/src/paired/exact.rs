@@ -4,7 +4,7 @@
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::TIE_TOLERANCE;
 
@@ -119,7 +119,7 @@ pub fn sign_flip_exact_p(weights: &[i64]) -> Option<f64> {
 /// The clustered exact McNemar of `evidence-to-action.addendum.md` §2.
 ///
 /// JSON: `{"b", "c", "discordant_cases", "s", "p"}`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ClusteredMcNemar {
     /// Σ b_k: pairs where only A succeeds (descriptive).
     pub b: usize,

@@ -190,6 +190,11 @@ impl Run {
         self.successes[i]
     }
 
+    /// The trial mean x̄_t of each task, in task order.
+    pub fn task_means(&self) -> impl Iterator<Item = f64> + '_ {
+        (0..self.tasks.len()).map(|i| self.task_mean(i))
+    }
+
     /// Trial mean of task `i`.
     pub(crate) fn task_mean(&self, i: usize) -> f64 {
         self.sums[i] / self.trials(i) as f64

@@ -1,7 +1,7 @@
 //! Many runs (spec "Many runs"): every pair, Holm and Benjamini–Hochberg
 //! adjustments, bootstrap rank intervals.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::draws::{BootInterval, Collector, DrawCache};
 use super::run::{summarize_run_in, RunSummary};
@@ -83,7 +83,7 @@ pub fn benjamini_hochberg(p: &[f64]) -> Result<Vec<f64>, PValueError> {
 /// A raw p-value and its adjustments across the pairs shown.
 ///
 /// JSON: `{"raw", "holm", "bh"}`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Adjusted {
     pub raw: Option<f64>,
     pub holm: Option<f64>,
@@ -115,7 +115,7 @@ fn adjust(raw: &[Option<f64>]) -> Vec<Adjusted> {
 /// One run of the report.
 ///
 /// JSON: `{"name", …the fields of RunSummary}` (flattened).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunRow {
     pub name: String,
     #[serde(flatten)]
@@ -125,7 +125,7 @@ pub struct RunRow {
 /// One pair (A = the earlier run in the input, B = the later).
 ///
 /// JSON: `{"a", "b", "comparison", "sign_test_p", "permutation_p"}`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PairRow {
     pub a: String,
     pub b: String,
@@ -139,7 +139,7 @@ pub struct PairRow {
 /// One run's rank (1 = highest mean) over the tasks common to all runs.
 ///
 /// JSON: `{"name", "mean", "rank", "interval"}`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RankRow {
     pub name: String,
     /// x̄ over the tasks common to all runs; `None` with none.
@@ -154,7 +154,7 @@ pub struct RankRow {
 /// The bootstrap ranks of all runs.
 ///
 /// JSON: `{"common", "rows"}`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Ranks {
     /// Tasks common to all runs.
     pub common: usize,
@@ -164,7 +164,7 @@ pub struct Ranks {
 /// The comparison of several runs.
 ///
 /// JSON: `{"settings", "runs", "pairs", "ranks"}`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ComparisonReport {
     pub settings: Settings,
     pub runs: Vec<RunRow>,

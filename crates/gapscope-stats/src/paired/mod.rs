@@ -119,7 +119,7 @@ mod many;
 mod run;
 mod two;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use draws::BootInterval;
 pub use exact::{
@@ -155,12 +155,29 @@ pub enum SettingsError {
     Permutations(usize),
 }
 
-/// Validated draw settings. JSON: `{"draws", "permutations", "seed"}`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// Validated draw settings. JSON: `{"draws", "permutations", "seed"}`;
+/// read back through [`Settings::new`], so a value out of range is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "SettingsText")]
 pub struct Settings {
     draws: usize,
     permutations: usize,
     seed: u64,
+}
+
+/// [`Settings`] as read, before validation.
+#[derive(Deserialize)]
+struct SettingsText {
+    draws: usize,
+    permutations: usize,
+    seed: u64,
+}
+
+impl TryFrom<SettingsText> for Settings {
+    type Error = SettingsError;
+    fn try_from(s: SettingsText) -> Result<Settings, SettingsError> {
+        Settings::new(s.draws, s.permutations, s.seed)
+    }
 }
 
 impl Settings {

@@ -2,7 +2,7 @@
 //! interval, the task bootstrap of x̄, pass^k and pass@k, Wilson, flip
 //! rate, ICC(1).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::draws::{BootInterval, Collector, DrawCache};
 use super::{Run, Settings, Z_975};
@@ -11,7 +11,7 @@ use crate::summary::is_constant;
 /// pass^k or pass@k at one k.
 ///
 /// JSON: `{"k", "tasks", "value", "bootstrap"}`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PassK {
     pub k: usize,
     /// Tasks with k_t ≥ k (the average's denominator).
@@ -26,7 +26,7 @@ pub struct PassK {
 /// Everything the spec's "One run" defines, for one run.
 ///
 /// JSON field names are the Rust names; `None` is `null`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunSummary {
     /// n.
     pub tasks: usize,

@@ -1,6 +1,6 @@
 //! Two runs on their common tasks (spec "Two runs on the same tasks").
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::draws::{BootInterval, Collector, DrawCache};
 use super::exact::{enumerate_p, monte_carlo_p, sign_flip_exact_p, sign_test_p, MAX_ENUMERATED};
@@ -10,7 +10,7 @@ use crate::summary::{is_constant, mean};
 /// One common task's row of the per-task table.
 ///
 /// JSON: `{"key", "mean_a", "mean_b", "trials_a", "trials_b", "d"}`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TaskDiff {
     pub key: String,
     pub mean_a: f64,
@@ -24,7 +24,7 @@ pub struct TaskDiff {
 /// The sign test on the d_t.
 ///
 /// JSON: `{"positive", "negative", "ties", "p", "exact_mcnemar"}`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SignTest {
     /// b: tasks with d_t > 1e-12.
     pub positive: usize,
@@ -41,7 +41,7 @@ pub struct SignTest {
 
 /// How the permutation p-value was computed. JSON: `"convolution"`,
 /// `"enumeration"`, `"monte_carlo"`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PermutationMethod {
     /// Exact, over integer sums ([`sign_flip_exact_p`]).
@@ -55,7 +55,7 @@ pub enum PermutationMethod {
 /// The sign-flip permutation test of |Δ|.
 ///
 /// JSON: `{"p", "method", "nonzero", "patterns"}`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Permutation {
     /// Two-sided p; `None` with no common task, or Monte Carlo with P = 0.
     pub p: Option<f64>,
@@ -70,7 +70,7 @@ pub struct Permutation {
 /// Run A against run B on their common tasks. Differences are A − B.
 ///
 /// JSON: the field names below; `tasks` is the per-task table.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PairComparison {
     /// n: tasks scored in both runs.
     pub common: usize,
