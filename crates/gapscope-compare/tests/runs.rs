@@ -335,7 +335,11 @@ fn each_run_lists_its_tasks_with_the_trajectory_of_every_trial() {
         .collect();
     assert_eq!(
         ids,
-        [vec![Some("X-1-0"), Some("X-1-1")], vec![Some("X-2-0")], vec![None]]
+        [
+            vec![Some("X-1-0"), Some("X-1-1")],
+            vec![Some("X-2-0")],
+            vec![None]
+        ]
     );
     assert_eq!(tasks[0].trials[0].reward, 1.0);
     // The report reads back from its JSON (the page's worker sends it so).

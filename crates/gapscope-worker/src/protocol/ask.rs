@@ -24,12 +24,14 @@
 use super::{
     Answer, Job, OverviewResult, ProxyLabelFile, RecoveryPoint, Request, Response, Source,
 };
+use gapscope_compare::{CompareReport, RunOptions};
 use gapscope_data::ingest::TrajectoryOptions;
 use gapscope_data::trajectory::Message;
 use gapscope_evidence::EvidenceReport;
 use gapscope_gaps::manifest::Input;
 use gapscope_gaps::stability::{StabilityReport, StabilitySettings};
 use gapscope_runtime::RuntimeReport;
+use gapscope_stats::paired::Settings;
 use gapscope_synth::runtime_sim::SimParams;
 
 /// A job whose answer has one type.
@@ -276,6 +278,27 @@ impl From<Stability> for Job {
     }
 }
 result_reply!(Stability, Stability, StabilityReport);
+
+/// [`Job::Compare`]: run comparisons over a source's trajectory files.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Compare {
+    pub source: Source,
+    pub options: TrajectoryOptions,
+    pub runs: RunOptions,
+    pub settings: Settings,
+}
+
+impl From<Compare> for Job {
+    fn from(a: Compare) -> Job {
+        Job::Compare {
+            source: a.source,
+            options: a.options,
+            runs: a.runs,
+            settings: a.settings,
+        }
+    }
+}
+result_reply!(Compare, Compare, CompareReport);
 
 /// [`Job::Evidence`]: evidence to action (the worked set when `source` is
 /// `None`).

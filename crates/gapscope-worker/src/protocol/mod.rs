@@ -6,6 +6,7 @@
 
 pub mod ask;
 
+use gapscope_compare::{CompareReport, RunOptions};
 use gapscope_data::ingest::TrajectoryOptions;
 use gapscope_data::join::JoinReport;
 use gapscope_data::trajectory::{Message, Trajectory};
@@ -185,6 +186,15 @@ pub enum Job {
         options: TrajectoryOptions,
         settings: StabilitySettings,
     },
+    /// Run comparisons over the trajectory files of a source
+    /// (`gapscope compare`: runs from the trajectories, paired statistics
+    /// over them).
+    Compare {
+        source: Source,
+        options: TrajectoryOptions,
+        runs: RunOptions,
+        settings: gapscope_stats::paired::Settings,
+    },
     /// Evidence to action: a case file and its trajectories (in either
     /// order; the trajectories are the file whose lines carry `messages`),
     /// or the worked set when `source` is `None`.
@@ -250,6 +260,7 @@ impl Job {
             Job::Overview { .. } => "Overview",
             Job::Trajectory { .. } => "Trajectory",
             Job::Stability { .. } => "Stability",
+            Job::Compare { .. } => "Compare",
             Job::Evidence { .. } => "Evidence",
             Job::EvidenceMessages { .. } => "EvidenceMessages",
             Job::Recovery { .. } => "Recovery",
@@ -271,6 +282,7 @@ impl Job {
             Job::Overview { source, .. }
             | Job::Trajectory { source, .. }
             | Job::Stability { source, .. }
+            | Job::Compare { source, .. }
             | Job::ProxyLabels { source }
             | Job::Digests { source } => user(source),
             Job::EvidenceMessages { source, .. } => source.as_ref().is_some_and(user),
@@ -287,6 +299,7 @@ impl Job {
             | Job::Overview { .. }
             | Job::Trajectory { .. }
             | Job::Stability { .. }
+            | Job::Compare { .. }
             | Job::Recovery { .. }
             | Job::ProxyLabels { .. }
             | Job::Digests { .. } => Part::Gaps,
@@ -308,6 +321,7 @@ pub enum Answer {
     Overview(Box<OverviewResult>),
     Trajectory(Box<Result<Option<Trajectory>, String>>),
     Stability(Box<Result<StabilityReport, String>>),
+    Compare(Box<Result<CompareReport, String>>),
     Evidence(Box<Result<EvidenceReport, String>>),
     Recovery(Box<Result<Vec<RecoveryPoint>, String>>),
     EvidenceMessages(Box<Result<Vec<Message>, String>>),
@@ -329,6 +343,7 @@ impl Answer {
             Answer::Overview(_) => "Overview",
             Answer::Trajectory(_) => "Trajectory",
             Answer::Stability(_) => "Stability",
+            Answer::Compare(_) => "Compare",
             Answer::Evidence(_) => "Evidence",
             Answer::Recovery(_) => "Recovery",
             Answer::EvidenceMessages(_) => "EvidenceMessages",

@@ -79,6 +79,17 @@ pub fn run(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progress
                 source, attached, options, settings,
             )))
         }
+        Job::Compare {
+            source,
+            options,
+            runs,
+            settings,
+        } => {
+            progress(step("comparing the runs: paired bootstraps and tests"));
+            Answer::Compare(Box::new(trajectories::compare(
+                source, attached, options, runs, settings,
+            )))
+        }
         Job::Recovery { seeds } => {
             Answer::Recovery(Box::new(teaching::recovery_curve(*seeds, progress)))
         }

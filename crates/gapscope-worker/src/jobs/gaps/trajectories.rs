@@ -1,12 +1,14 @@
 //! The trajectory jobs: the overview of a source's trajectory files, one
-//! trajectory whole, and cross-task stability of the gaps.
+//! trajectory whole, cross-task stability of the gaps, and run comparisons.
 
 use crate::attached::{source_inputs, Attached};
 use crate::protocol::{OverviewResult, Source};
+use gapscope_compare::{CompareReport, RunOptions};
 use gapscope_data::ingest::{Messages, TrajectoryOptions};
 use gapscope_data::trajectory::Trajectory;
 use gapscope_gaps::overview::{overview_of_inputs, stability_of_inputs};
 use gapscope_gaps::stability::{StabilityReport, StabilitySettings};
+use gapscope_stats::paired::Settings;
 
 /// [`crate::Job::Overview`].
 pub fn overview(
@@ -40,6 +42,32 @@ pub fn stability(
     source_inputs(source, attached, options, &Messages::Counts).and_then(|inputs| {
         stability_of_inputs(&inputs, options, settings).map_err(|e| e.to_string())
     })
+}
+
+/// [`crate::Job::Compare`]: the runs of the source's trajectory files
+/// compared, as `gapscope compare` does (every trajectory read, whatever
+/// tasks the other runs attempted: each pair is on its common tasks).
+pub fn compare(
+    source: &Source,
+    attached: Vec<Attached>,
+    options: &TrajectoryOptions,
+    runs: &RunOptions,
+    settings: &Settings,
+) -> Result<CompareReport, String> {
+    let options = TrajectoryOptions {
+        all_tasks: true,
+        keep_repeats: false,
+        ..options.clone()
+    };
+    let inputs = source_inputs(source, attached, &options, &Messages::Counts)?;
+    let src = gapscope_compare::Source {
+        trajectories: &inputs.corpus.trajectories,
+        file_of: &inputs.trajectory_file,
+        files: &inputs.trajectory_files,
+        excluded: &inputs.corpus.excluded,
+        excluded_file: &inputs.excluded_file,
+    };
+    gapscope_compare::compare(&src, runs, settings).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -108,5 +136,54 @@ mod tests {
             panic!()
         };
         assert_eq!((*t).unwrap().unwrap().id, o.trajectories[5].id);
+    }
+
+    /// The page's comparison is the CLI's: the job's report equals
+    /// `gapscope_compare::compare` over the same file read directly (what
+    /// `gapscope compare` calls), number for number.
+    #[test]
+    fn a_compare_job_is_the_comparison_of_the_files_read_directly() {
+        use gapscope_compare::{RunKey, RunOptions};
+        use gapscope_data::ingest::{read_inputs, Messages};
+        use gapscope_stats::paired::Settings;
+        let text = include_str!("../../../../../tests/fixtures/trajectories-small.jsonl");
+        let name = "trajectories-small.jsonl".to_string();
+        let settings = Settings::new(500, 200, 3).unwrap();
+        let runs = RunOptions {
+            by: RunKey::Model,
+            ..RunOptions::default()
+        };
+        let Answer::Compare(r) = run_job(
+            &Job::Compare {
+                source: Source::File {
+                    name: name.clone(),
+                    text: text.into(),
+                },
+                options: TrajectoryOptions::default(),
+                runs: runs.clone(),
+                settings,
+            },
+            vec![],
+            &mut |_| {},
+        ) else {
+            panic!()
+        };
+        let report = (*r).unwrap();
+        let options = TrajectoryOptions {
+            all_tasks: true,
+            ..TrajectoryOptions::default()
+        };
+        let inputs = read_inputs(&[(name, text.as_bytes())], &options, &Messages::Counts).unwrap();
+        let src = gapscope_compare::Source {
+            trajectories: &inputs.corpus.trajectories,
+            file_of: &inputs.trajectory_file,
+            files: &inputs.trajectory_files,
+            excluded: &inputs.corpus.excluded,
+            excluded_file: &inputs.excluded_file,
+        };
+        let direct = gapscope_compare::compare(&src, &runs, &settings).unwrap();
+        assert_eq!(report, direct);
+        assert_eq!(report.runs.len(), 4, "A1, B1, C1, D1");
+        assert_eq!(report.pairs.len(), 6);
     }
 }
