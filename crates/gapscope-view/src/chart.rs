@@ -1070,3 +1070,112 @@ mod tests {
         assert!(straight.contains("M75.7,294.0 L240.0,162.0 L404.3,30.0"));
     }
 }
+
+/// One row of a [`forest`] plot: a difference with two 95% intervals.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ForestRow {
+    pub label: String,
+    pub value: Option<f64>,
+    /// Drawn thick: the paired task bootstrap.
+    pub bootstrap: Option<[f64; 2]>,
+    /// Drawn thin, dashed: the normal interval (Δ ± 1.96·sd/√n).
+    pub normal: Option<[f64; 2]>,
+    pub tip: String,
+}
+
+/// A forest plot: one row per difference (a point, a thick bootstrap
+/// interval and a thin dashed normal interval) around a line at zero; the
+/// labels get a wide left margin (run names are long).
+pub fn forest(title: &str, x_label: &str, rows: &[ForestRow]) -> String {
+    const LEFT: f64 = 170.0;
+    let mut out = String::new();
+    open(
+        &mut out,
+        title,
+        &format!(
+            "Forest plot of {x_label} for {} rows, with the bootstrap (thick) and normal (dashed) 95% intervals",
+            rows.len()
+        ),
+    );
+    let all = rows
+        .iter()
+        .flat_map(|r| {
+            r.value
+                .into_iter()
+                .chain(r.bootstrap.into_iter().flatten())
+                .chain(r.normal.into_iter().flatten())
+        })
+        .chain([0.0]);
+    let (x0, x1) = padded(all);
+    let xs = Scale {
+        d0: x0,
+        d1: x1,
+        r0: LEFT,
+        r1: W - MR,
+        log: false,
+    };
+    let band = (H - MT - MB) / rows.len().max(1) as f64;
+    for &t in &nice_ticks(x0, x1) {
+        let x = xs.at(t);
+        let _ = write!(
+            out,
+            r#"<line x1="{x:.1}" x2="{x:.1}" y1="{MT}" y2="{y2}" stroke="{GRID}"/><text x="{x:.1}" y="{ty}" text-anchor="middle" fill="{AXIS}">{l}</text>"#,
+            y2 = H - MB,
+            ty = H - MB + 14.0,
+            l = tick_label(t)
+        );
+    }
+    let _ = write!(
+        out,
+        r##"<rect x="{LEFT}" y="{MT}" width="{w}" height="{h}" fill="none" stroke="{AXIS}"/><text x="{cx}" y="{ly}" text-anchor="middle" fill="#333">{xl}</text>"##,
+        w = W - LEFT - MR,
+        h = H - MT - MB,
+        cx = (LEFT + W - MR) / 2.0,
+        ly = H - 10.0,
+        xl = esc(x_label),
+    );
+    let zero = xs.at(0.0);
+    let _ = write!(
+        out,
+        r##"<line x1="{zero:.1}" x2="{zero:.1}" y1="{MT}" y2="{}" stroke="#222"/>"##,
+        H - MB
+    );
+    for (i, r) in rows.iter().enumerate() {
+        let yc = MT + band * (i as f64 + 0.5);
+        let _ = write!(
+            out,
+            r##"<g class="pt" data-tip="{}" tabindex="0"><text x="{:.1}" y="{:.1}" text-anchor="end" fill="#333">{}</text>"##,
+            esc(&r.tip),
+            LEFT - 5.0,
+            yc + 3.5,
+            esc(&r.label)
+        );
+        if let Some([lo, hi]) = r.normal {
+            let _ = write!(
+                out,
+                r##"<line x1="{:.1}" x2="{:.1}" y1="{yc:.1}" y2="{yc:.1}" stroke="#777" stroke-dasharray="3 2"/>"##,
+                xs.at(lo),
+                xs.at(hi),
+            );
+        }
+        if let Some([lo, hi]) = r.bootstrap {
+            let _ = write!(
+                out,
+                r##"<line x1="{:.1}" x2="{:.1}" y1="{yc:.1}" y2="{yc:.1}" stroke="#222" stroke-width="3"/>"##,
+                xs.at(lo),
+                xs.at(hi),
+            );
+        }
+        if let Some(v) = r.value {
+            let _ = write!(
+                out,
+                r##"<circle cx="{:.1}" cy="{yc:.1}" r="4" fill="{}" stroke="#222"/>"##,
+                xs.at(v),
+                if v >= 0.0 { "#4a7fb5" } else { "#c0504d" }
+            );
+        }
+        out.push_str("</g>");
+    }
+    out.push_str("</svg>");
+    out
+}

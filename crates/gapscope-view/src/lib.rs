@@ -11,11 +11,13 @@
 //! - [`nav`]: the parts of the page and their views, as enums;
 //! - one module per part of the page: [`gaps`] (realization gaps),
 //!   [`trajectories`] (trajectory list, stability, planted vs recovered),
+//!   [`compare`] (run comparisons, with two trajectories side by side),
 //!   [`evidence`] (evidence to action, with the episode replay) and
 //!   [`runtime`] (runtime contracts, with the episode stepper).
 
 pub mod chart;
 pub mod colour;
+pub mod compare;
 pub mod evidence;
 pub mod format;
 pub mod gaps;

@@ -75,6 +75,7 @@ pub enum GapsView {
     Trajectories,
     Stability,
     Teaching,
+    Compare,
 }
 
 impl GapsView {
@@ -83,7 +84,7 @@ impl GapsView {
     pub fn is_trajectory_page(self) -> bool {
         matches!(
             self,
-            GapsView::Trajectories | GapsView::Stability | GapsView::Teaching
+            GapsView::Trajectories | GapsView::Stability | GapsView::Teaching | GapsView::Compare
         )
     }
 }
@@ -103,6 +104,7 @@ impl ViewId for GapsView {
         GapsView::Trajectories,
         GapsView::Stability,
         GapsView::Teaching,
+        GapsView::Compare,
     ];
 
     fn meta(self) -> (&'static str, &'static str, &'static str) {
