@@ -58,6 +58,22 @@ pub(crate) fn App() -> impl IntoView {
         if wb.gaps.corr_kind.get() == CorrelationKind::Spearman {
             q.push(("corr", "spearman".into()));
         }
+        // The Compare view's settings, when not the defaults.
+        let by = wb.cmp.by.get();
+        if by != "model" {
+            q.push(("by", by));
+        }
+        let merges = wb.cmp.merges.get();
+        if !merges.trim().is_empty() {
+            q.push(("merge", merges));
+        }
+        if wb.cmp.failures.get() {
+            q.push(("fail", "1".into()));
+        }
+        let p = wb.cmp.p.get();
+        if p != gapscope_view::compare::PKind::default() {
+            q.push(("p", p.id().into()));
+        }
         web::set_query(&q);
     });
 

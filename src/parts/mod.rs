@@ -4,6 +4,7 @@
 //! share (settings, area, hover card, theme, the pool), built from the URL
 //! (settings and view ids are parsed here and only here).
 
+pub(crate) mod compare;
 pub(crate) mod evidence;
 pub(crate) mod gaps;
 pub(crate) mod runtime;
@@ -18,6 +19,7 @@ use gapscope_worker::{Source, CORPUS_LABEL, EXAMPLE_LABEL};
 use leptos::prelude::*;
 
 use crate::web;
+use compare::CompareState;
 use evidence::EvidenceState;
 use gaps::GapsState;
 use runtime::RuntimeState;
@@ -85,6 +87,8 @@ pub(crate) struct Workbench {
     pub(crate) area: RwSignal<Area>,
     pub(crate) gaps: GapsState,
     pub(crate) traj: TrajectoriesState,
+    /// The Compare view (a trajectory page).
+    pub(crate) cmp: CompareState,
     pub(crate) ev: EvidenceState,
     pub(crate) rt: RuntimeState,
 }
@@ -100,6 +104,7 @@ impl Workbench {
         let mut view = GapsView::Gaps;
         let mut corr = CorrelationKind::Pearson;
         let mut area = Area::Gaps;
+        let cmp = CompareState::new();
         for (k, v) in web::query() {
             match k.as_str() {
                 // An unknown view or area keeps the default, like any other
@@ -126,6 +131,13 @@ impl Workbench {
                 }
                 "corr" if v == "spearman" => corr = CorrelationKind::Spearman,
                 "area" => area = Area::parse(&v).unwrap_or(area),
+                // The Compare view's settings (a bad key is reported there).
+                "by" => cmp.by.set(v),
+                "merge" => cmp.merges.set(v),
+                "fail" if v == "1" => cmp.failures.set(true),
+                "p" => cmp
+                    .p
+                    .set(gapscope_view::compare::PKind::parse(&v).unwrap_or_default()),
                 _ => {}
             }
         }
@@ -137,6 +149,7 @@ impl Workbench {
             area: RwSignal::new(area),
             gaps: GapsState::new(view, corr),
             traj: TrajectoriesState::new(),
+            cmp,
             ev: EvidenceState::new(),
             rt: RuntimeState::new(),
         }

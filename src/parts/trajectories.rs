@@ -133,6 +133,7 @@ impl Workbench {
         self.traj.side_source.set_value(source.clone());
         self.traj.stability.cancel(self.workers);
         self.traj.stability.answer.set(None);
+        self.clear_compare();
         let options = self.gaps.trajectories.get_untracked();
         let key = serde_json::to_string(&(source_label(source), &options)).unwrap_or_default();
         if key == self.traj.overview_key.get_value() {

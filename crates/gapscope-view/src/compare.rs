@@ -10,7 +10,7 @@ use gapscope_compare::CompareReport;
 use gapscope_data::trajectory::Trajectory;
 use gapscope_stats::paired::{Adjusted, BootInterval, PairRow};
 
-use crate::chart::{bars, forest as forest_chart, Bar, ForestRow};
+use crate::chart::{forest as forest_chart, ForestRow};
 use crate::colour::{diverging, ink};
 use crate::format::fmt;
 use crate::heatmap::{HeatCell, Heatmap};
@@ -156,31 +156,35 @@ pub fn runs_table(r: &CompareReport) -> Table {
     }
 }
 
-/// Each run's mean with its task-bootstrap interval, as bars.
+/// Each run's mean with its task-bootstrap interval (thick) and its
+/// clustered normal interval (dashed), as a forest plot.
 pub fn runs_chart(r: &CompareReport) -> String {
-    let items: Vec<Bar> = r
+    let rows: Vec<ForestRow> = r
         .runs
         .iter()
         .map(|run| {
             let s = &run.summary;
-            Bar {
+            let bootstrap = pct2(boot(s.bootstrap.as_ref()));
+            ForestRow {
                 label: run.name.clone(),
                 value: pct(s.mean),
-                ci: pct2(boot(s.bootstrap.as_ref())),
+                bootstrap,
+                normal: pct2(s.normal),
                 tip: format!(
-                    "{}\nmean {} on {} tasks\nbootstrap 95% {}",
+                    "{}\nmean {} on {} tasks\nbootstrap 95% {}\nclustered 95% {}",
                     run.name,
                     fmt(pct(s.mean), 1),
                     s.tasks,
-                    interval_text(pct2(boot(s.bootstrap.as_ref())), 1),
+                    interval_text(bootstrap, 1),
+                    interval_text(pct2(s.normal), 1),
                 ),
             }
         })
         .collect();
-    bars(
-        "Mean reward per run (task bootstrap 95%)",
+    forest_chart(
+        "Mean reward per run (95%: bootstrap, clustered dashed)",
         "mean reward (0–100)",
-        &items,
+        &rows,
     )
 }
 

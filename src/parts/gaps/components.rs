@@ -11,6 +11,7 @@ use gapscope_view::trajectories::{TrajectoryFilter, TrajectoryOrder};
 use gapscope_worker::{Analysis, Pair, Source, CORPUS_LABEL, EXAMPLE_LABEL};
 use leptos::prelude::*;
 
+use crate::parts::compare::CompareView;
 use crate::parts::teaching::TeachingView;
 use crate::parts::trajectories::{StabilityView, TrajectoriesView};
 use crate::parts::widgets::{Figure, HeatmapView, TableView};
@@ -27,6 +28,7 @@ pub(crate) fn CurrentView(wb: Workbench, id: View) -> impl IntoView {
         View::Stability => return view! { <StabilityView wb=wb /> }.into_any(),
         View::Teaching => return view! { <TeachingView wb=wb /> }.into_any(),
         View::Data => return view! { <DataView wb=wb /> }.into_any(),
+        View::Compare => return view! { <CompareView wb=wb /> }.into_any(),
         _ => {}
     }
     (move || {

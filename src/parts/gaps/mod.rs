@@ -421,10 +421,15 @@ pub(crate) fn GapsArea(wb: Workbench) -> impl IntoView {
     view! {
         <DropZone wb=wb />
         {move || {
+            let compare = wb.gaps.view.get() == View::Compare;
             wb.gaps
                 .error
                 .get()
+                .filter(|_| !compare)
                 .map(|e| {
+                    // The Compare view works on a trajectory-only drop: the
+                    // realization analysis's error (no foundational profile) is not
+                    // put in front of it.
                     view! {
                         <div class="error" role="alert" data-testid="error">
                             <strong>"Could not analyse. "</strong>
@@ -445,7 +450,19 @@ pub(crate) fn GapsArea(wb: Workbench) -> impl IntoView {
                     }
                 })
         }}
-        {move || wb.gaps.analysis.get().map(|a| view! { <Summary analysis=a /> })}
+        {move || {
+            let stale = wb.gaps.view.get() == View::Compare && wb.gaps.error.with(Option::is_some);
+            wb.gaps
+                .analysis
+                .get()
+                .filter(|_| !stale)
+                .map(|a| {
+                    // On the Compare view after a drop the realization analysis
+                    // could not read (trajectories only), the summary would
+                    // describe the files before: it is left out.
+                    view! { <Summary analysis=a /> }
+                })
+        }}
         {move || {
             wb.gaps
                 .kept

@@ -22,9 +22,14 @@ pub(crate) struct Hover {
     pub(crate) y: i32,
 }
 
-/// A table with CSV and LaTeX export.
+/// A table with CSV and LaTeX export; with `on_row`, a click (or Enter) on
+/// a row picks it.
 #[component]
-pub(crate) fn TableView(table: Table, wb: Workbench) -> impl IntoView {
+pub(crate) fn TableView(
+    table: Table,
+    wb: Workbench,
+    #[prop(optional)] on_row: Option<Callback<usize>>,
+) -> impl IntoView {
     let slug: String = table
         .title
         .to_lowercase()
@@ -54,9 +59,24 @@ pub(crate) fn TableView(table: Table, wb: Workbench) -> impl IntoView {
                     {table
                         .rows
                         .iter()
-                        .map(|row| {
+                        .enumerate()
+                        .map(|(i, row)| {
+                            let pick = move || {
+                                if let Some(f) = on_row {
+                                    f.run(i);
+                                }
+                            };
                             view! {
-                                <tr>
+                                <tr
+                                    class:pick=on_row.is_some()
+                                    tabindex=on_row.map(|_| "0")
+                                    on:click=move |_| pick()
+                                    on:keydown=move |ev| {
+                                        if ev.key() == "Enter" {
+                                            pick();
+                                        }
+                                    }
+                                >
                                     {row
                                         .iter()
                                         .map(|c| view! { <td>{c.display()}</td> })

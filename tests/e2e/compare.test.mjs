@@ -1,0 +1,191 @@
+// Compare runs (issue 17): two real τ²-bench airline runs dropped alone (no
+// profile table) are compared on the Compare view; every number the page
+// shows equals `gapscope compare --json` on the same files, and a task
+// opens both runs' trajectories side by side, their tool calls aligned and
+// the first divergence marked where an independent computation here (the
+// tool calls read from the τ²-bench JSON, a plain LCS) puts it.
+// Needs `trunk build --release` and `cargo build --release -p gapscope-cli`,
+// and ../shared/data (fails loudly without it).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+import { startServer } from '../../scripts/serve.mjs';
+import { WorkbenchPage } from './pages/workbench.mjs';
+import { launch, record } from './support/browser.mjs';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const CLI = join(ROOT, 'target/release/gapscope');
+const ARTIFACTS = join(ROOT, 'tests/e2e/artifacts');
+const AIRLINE = resolve(ROOT, '../shared/data/tau2/airline/results');
+const A = join(AIRLINE, 'claude-sonnet-4-5__aide-platform__airline_1trial.json');
+const B = join(AIRLINE, 'gpt-oss-120b__langchain-agent__airline_1trial.json');
+for (const [what, path] of [['the built page (trunk build --release)', join(ROOT, 'dist/index.html')],
+  ['the release CLI (cargo build --release -p gapscope-cli)', CLI],
+  ['the shared τ²-bench files (../shared/data/tau2)', A], ['the shared τ²-bench files', B]]) {
+  if (!existsSync(path)) throw new Error(`missing ${what}: ${path}`);
+}
+
+/** What the page shows for a 0–1 number on 0–100 (gapscope_view::format::fmt). */
+function pct(v, decimals = 1) {
+  if (v === null) return '—';
+  const s = (100 * v).toFixed(decimals);
+  return /^-0\.0*$/.test(s) ? s.slice(1) : s.replace('-', '−');
+}
+const signed = (v) => (v > 0 && /[1-9]/.test(pct(v)) ? `+${pct(v)}` : pct(v));
+/** gapscope_view::compare::p_text. */
+function pText(p) {
+  if (p === null) return '—';
+  return p >= 0.001 ? p.toFixed(3) : p.toExponential(1).replace('-', '−');
+}
+const interval = (b) => (b && b.lo !== null ? `[${pct(b.lo)}, ${pct(b.hi)}]` : '—');
+
+/** JSON text with sorted keys at every depth (the alignment's key). */
+function canonical(v) {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') {
+    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+/** The tool calls of a task's simulation in a τ²-bench results file, read here. */
+function calls(file, taskId) {
+  const sim = JSON.parse(readFileSync(file, 'utf8')).simulations.find((s) => String(s.task_id) === taskId);
+  return sim.messages.flatMap((m) => (m.tool_calls ?? []).map((c) => `${c.name}(${canonical(c.arguments ?? {})})`));
+}
+
+/** The LCS length by the textbook table (independent of gapscope's align). */
+function lcs(a, b) {
+  const t = Array.from({ length: a.length + 1 }, () => new Array(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i--) {
+    for (let j = b.length - 1; j >= 0; j--) {
+      t[i][j] = a[i] === b[j] ? t[i + 1][j + 1] + 1 : Math.max(t[i + 1][j], t[i][j + 1]);
+    }
+  }
+  return t[0][0];
+}
+
+let server;
+let context;
+let page;
+let wb;
+let rec;
+
+before(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  server = await startServer(join(ROOT, 'dist'));
+  context = await launch();
+  page = context.pages()[0] ?? await context.newPage();
+  rec = await record(context, page);
+  wb = new WorkbenchPage(page);
+  await wb.open(server.url);
+});
+
+after(async () => {
+  await context?.close();
+  await server?.close();
+});
+
+/** The page's cells of a heatmap by test id: {row, col, value, text}. */
+const cells = (id) => wb.cells(page.getByTestId(id));
+
+test('two runs dropped alone: the Compare view equals gapscope compare --json, and a task opens side by side', async () => {
+  await wb.fileInput.setInputFiles([A, B]);
+  await wb.openView('compare');
+  await page.getByTestId('compare-summary').waitFor({ timeout: 120_000 });
+  // A trajectory-only drop: no error panel in front of the comparison.
+  assert.equal(await page.getByTestId('error').count(), 0);
+  const summary = await page.getByTestId('compare-summary').innerText();
+  const [, draws] = summary.match(/B = (\d+) bootstrap draws/);
+  assert.match(summary, /^2 runs \(by model\), 1 pairs; B = \d+ bootstrap draws, P = 10000 permutations, seed 0/);
+  const cli = JSON.parse(execFileSync(CLI, ['compare', A, B, '--json', '--bootstrap', draws], { encoding: 'utf8' }));
+
+  // The runs table: n, N, mean and both intervals of each run.
+  const runs = await wb.table('Runs');
+  assert.equal(runs.rows.length, cli.runs.length);
+  for (const [i, run] of cli.runs.entries()) {
+    const row = runs.rows[i];
+    const s = run.summary;
+    assert.equal(row[0], run.name);
+    assert.equal(row[1], String(s.tasks));
+    assert.equal(row[2], String(s.trajectories));
+    assert.equal(row[4], pct(s.mean), `${run.name} mean`);
+    assert.equal(row[5], `[${pct(s.normal[0])}, ${pct(s.normal[1])}]`, `${run.name} clustered CI`);
+    assert.equal(row[6], interval(s.bootstrap), `${run.name} bootstrap CI`);
+  }
+
+  // The pairs table and the matrix: Δ, its intervals, MDE, every p.
+  const [pair] = cli.pairs;
+  const c = pair.comparison;
+  const pairs = await wb.table('Pairs');
+  const prow = pairs.rows[0];
+  assert.deepEqual(prow.slice(0, 7), [pair.a, pair.b, String(c.common), pct(c.delta), interval(c.bootstrap),
+    `[${pct(c.normal[0])}, ${pct(c.normal[1])}]`, pct(c.mde)]);
+  assert.deepEqual(prow.slice(8), [pair.sign_test_p.raw, pair.sign_test_p.holm, pair.sign_test_p.bh,
+    pair.permutation_p.raw, pair.permutation_p.holm, pair.permutation_p.bh].map(pText));
+  const matrix = await cells('pair-matrix');
+  const ab = matrix.find((m) => m.row === pair.a && m.col === pair.b);
+  const ba = matrix.find((m) => m.row === pair.b && m.col === pair.a);
+  assert.equal(ab.text, `${signed(c.delta)} (p ${pText(pair.permutation_p.holm)})`);
+  assert.ok(Math.abs(ab.value - 100 * c.delta) < 1e-9 && Math.abs(ba.value + 100 * c.delta) < 1e-9);
+  // The toggle: the sign test's Holm p, and the URL says so.
+  await page.getByTestId('compare-p').selectOption('sign');
+  await page.waitForFunction((t) => [...document.querySelectorAll('[data-testid=pair-matrix] td.cell')]
+    .some((td) => td.textContent === t), `${signed(c.delta)} (p ${pText(pair.sign_test_p.holm)})`);
+  assert.match(page.url(), /[?&]p=sign/);
+
+  // The per-task table of the pair: only the tasks where the runs differ.
+  await page.getByTestId('task-differing').check();
+  const differing = c.tasks.filter((t) => Math.abs(t.d) > 1e-12);
+  const tasks = await wb.table('Tasks:');
+  assert.equal(tasks.rows.length, differing.length);
+  assert.deepEqual(tasks.rows.map((r) => r[0]), differing.map((t) => t.key));
+  assert.deepEqual(tasks.rows.map((r) => r[5]), differing.map((t) => pct(t.d)));
+
+  // Click the first differing task: both trajectories, side by side.
+  const key = differing[0].key;
+  await page.locator(`table.data[data-title^="Tasks:"] tbody tr`).first().click();
+  const side = page.getByTestId('side-by-side');
+  await side.waitFor();
+  assert.equal(await side.getAttribute('data-task'), key);
+  await page.getByTestId('side-summary').waitFor({ timeout: 30_000 });
+  const taskId = key.slice(key.indexOf('/') + 1);
+  const ca = calls(A, taskId);
+  const cb = calls(B, taskId);
+  const matched = lcs(ca, cb);
+  const text = await page.getByTestId('side-summary').innerText();
+  const rows = await page.locator('[data-testid=aligned-calls] tbody tr').count();
+  assert.equal(rows, ca.length + cb.length - matched, 'one row per match and per unmatched call');
+  if (matched === ca.length && ca.length === cb.length) {
+    assert.match(text, /match, in order/);
+  } else {
+    assert.match(text, new RegExp(`^${matched} of ${ca.length} \\(A\\) and ${cb.length} \\(B\\) tool calls match`));
+    // The first divergence follows the longest common prefix of the two call lists.
+    let prefix = 0;
+    while (prefix < ca.length && prefix < cb.length && ca[prefix] === cb[prefix]) prefix++;
+    const first = page.getByTestId('first-divergence');
+    assert.equal(await first.count(), 1);
+    assert.equal(await first.locator('td').first().innerText(), String(prefix + 1));
+    assert.match(text, new RegExp(`first diverge at row ${prefix + 1}`));
+  }
+  await page.screenshot({ path: join(ARTIFACTS, 'compare.png'), fullPage: true });
+  await page.getByTestId('compare-summary').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(ARTIFACTS, 'compare-top.png') });
+  await page.getByTestId('side-by-side').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(ARTIFACTS, 'compare-side.png') });
+  // Nothing on the view is wider than the window (long tool calls wrap).
+  const wide = await page.evaluate(() => (document.documentElement.scrollWidth <= window.innerWidth + 1 ? [] : [...document.querySelectorAll('body *')]
+    .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
+    .filter((el) => { for (let p = el.parentElement; p; p = p.parentElement) { if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(p).overflowX)) return false; } return true; }))
+    .slice(0, 5).map((el) => `${el.tagName}.${el.className}[${el.dataset.testid ?? ''}] ${Math.round(el.getBoundingClientRect().width)}px`));
+  assert.deepEqual(wide, [], 'no sideways scrolling');
+});
+
+test('no console errors and no request to any other origin', async () => {
+  assert.deepEqual(rec.consoleErrors, []);
+  const foreign = rec.requests.filter((u) => !u.startsWith(server.url) && !u.startsWith('data:') && !u.startsWith('blob:'));
+  assert.deepEqual(foreign, []);
+});
