@@ -486,7 +486,7 @@ fn TaskPicker(
                     .collect_view()}
             </select>
             {(!forward)
-                .then(|| { " (the table is the pair as computed: its A is the run listed first)" })}
+                .then_some(" (the table is the pair as computed: its A is the run listed first)")}
         </p>
         {move || {
             let shown = report

@@ -182,7 +182,7 @@ pub fn runs_chart(r: &CompareReport) -> String {
         })
         .collect();
     forest_chart(
-        "Mean reward per run (95%: bootstrap, clustered dashed)",
+        "Mean reward per run, 95% intervals",
         "mean reward (0–100)",
         &rows,
     )
