@@ -22,9 +22,13 @@ const ARTIFACTS = join(ROOT, 'tests/e2e/artifacts');
 const AIRLINE = resolve(ROOT, '../shared/data/tau2/airline/results');
 const A = join(AIRLINE, 'claude-sonnet-4-5__aide-platform__airline_1trial.json');
 const B = join(AIRLINE, 'gpt-oss-120b__langchain-agent__airline_1trial.json');
+const INSPECT = resolve(ROOT, '../shared/data/inspect');
+const EVAL = join(INSPECT, '2026-11-29T16-54-07-00-00_arith-agent_ZKFTMo2fnNsmPRjuUtSfAY.eval');
+const EVAL_JSON = join(INSPECT, '2026-11-29T16-54-10-00-00_arith-agent_RUTTu4uSk2DFBUScuc9P9j.json');
 for (const [what, path] of [['the built page (trunk build --release)', join(ROOT, 'dist/index.html')],
   ['the release CLI (cargo build --release -p gapscope-cli)', CLI],
-  ['the shared τ²-bench files (../shared/data/tau2)', A], ['the shared τ²-bench files', B]]) {
+  ['the shared τ²-bench files (../shared/data/tau2)', A], ['the shared τ²-bench files', B],
+  ['the shared Inspect logs (../shared/data/inspect)', EVAL], ['the shared Inspect logs', EVAL_JSON]]) {
   if (!existsSync(path)) throw new Error(`missing ${what}: ${path}`);
 }
 
@@ -182,6 +186,31 @@ test('two runs dropped alone: the Compare view equals gapscope compare --json, a
     .filter((el) => { for (let p = el.parentElement; p; p = p.parentElement) { if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(p).overflowX)) return false; } return true; }))
     .slice(0, 5).map((el) => `${el.tagName}.${el.className}[${el.dataset.testid ?? ''}] ${Math.round(el.getBoundingClientRect().width)}px`));
   assert.deepEqual(wide, [], 'no sideways scrolling');
+});
+
+test('two Inspect AI logs of one model: split by file, epochs as trials, the numbers of gapscope compare --json', async () => {
+  await wb.fileInput.setInputFiles([EVAL, EVAL_JSON]);
+  await page.waitForFunction(() => /mockllm\/model/.test(document.querySelector('table.data[data-title=Runs]')?.textContent ?? ''),
+    null, { timeout: 120_000 });
+  const summary = await page.getByTestId('compare-summary').innerText();
+  const [, draws] = summary.match(/B = (\d+) bootstrap draws/);
+  const cli = JSON.parse(execFileSync(CLI, ['compare', EVAL, EVAL_JSON, '--json', '--bootstrap', draws], { encoding: 'utf8' }));
+  // The CLI names a file by the path it was given; the page by the file's name.
+  const named = (n) => n.replace(`${INSPECT}/`, '');
+  assert.match(await page.getByTestId('compare-notes').innerText(), /its 2 files repeat \(task, trial\) pairs, so it is split by file/);
+  const runs = await wb.table('Runs');
+  assert.deepEqual(runs.rows.map((r) => r[0]), cli.runs.map((r) => named(r.name)));
+  for (const [i, run] of cli.runs.entries()) {
+    const s = run.summary;
+    assert.deepEqual(runs.rows[i].slice(1, 7), [String(s.tasks), String(s.trajectories), '2', pct(s.mean),
+      `[${pct(s.normal[0])}, ${pct(s.normal[1])}]`, interval(s.bootstrap)]);
+    assert.equal(runs.rows[i][8], pct(s.pass_hat[0].value));
+    assert.equal(runs.rows[i][9], pct(s.pass_hat[1].value));
+  }
+  const [pair] = cli.pairs;
+  const prow = (await wb.table('Pairs')).rows[0];
+  assert.deepEqual(prow.slice(2, 4), [String(pair.comparison.common), pct(pair.comparison.delta)]);
+  assert.equal(prow[12], pText(pair.permutation_p.holm));
 });
 
 test('no console errors and no request to any other origin', async () => {

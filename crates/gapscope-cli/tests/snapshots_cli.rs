@@ -644,6 +644,24 @@ fn compare_telecom_trials_json() {
     insta::assert_json_snapshot!(v);
 }
 
+/// Two Inspect AI logs of one model (the `.eval` and the `.json` of the
+/// same run design, 3 samples × 2 epochs each): they repeat (task, epoch)
+/// pairs, so the model's run is split by file; epochs are trials; the
+/// reward is the first scorer's (`match`: C → 1, I → 0).
+#[test]
+fn compare_two_inspect_logs_text() {
+    let shared = |rel: &str| {
+        let p = format!("../shared/data/{rel}");
+        assert!(root().join(&p).is_file(), "{p} is missing: these tests need ../shared");
+        p
+    };
+    assert_cmd_snapshot!(run(&[
+        "compare",
+        &shared("inspect/2026-11-29T16-54-07-00-00_arith-agent_ZKFTMo2fnNsmPRjuUtSfAY.eval"),
+        &shared("inspect/2026-11-29T16-54-10-00-00_arith-agent_RUTTu4uSk2DFBUScuc9P9j.json"),
+    ]));
+}
+
 /// Keys and merges that cannot be read are refused naming the form expected.
 #[test]
 fn compare_refuses_a_bad_key_and_a_bad_merge() {
