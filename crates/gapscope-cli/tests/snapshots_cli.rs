@@ -652,7 +652,10 @@ fn compare_telecom_trials_json() {
 fn compare_two_inspect_logs_text() {
     let shared = |rel: &str| {
         let p = format!("../shared/data/{rel}");
-        assert!(root().join(&p).is_file(), "{p} is missing: these tests need ../shared");
+        assert!(
+            root().join(&p).is_file(),
+            "{p} is missing: these tests need ../shared"
+        );
         p
     };
     assert_cmd_snapshot!(run(&[

@@ -79,28 +79,34 @@ fn pass_at(c: usize, n: usize, k: usize) -> f64 {
     1.0 - binomial_ratio(n - c, n, k)
 }
 
-/// Per task, its pass^k and pass@k for k = 1 … k_t (index k − 1).
+/// Per task, its pass^k and pass@k for k = 1 … k_t, in one flat table:
+/// task t's row is `[pass^1 … pass^K, pass@1 … pass@K]` (K = the largest
+/// k_t), zero beyond its own k_t. A bootstrap draw visits one contiguous
+/// row per pick, and the count of picks with k_t ≥ k comes from a
+/// histogram of k_t (one increment per pick, not one per k). Adding the
+/// padding zeros leaves every sum bit for bit what it was: x + 0.0 = x.
 struct PassTables {
-    hat: Vec<Vec<f64>>,
-    at: Vec<Vec<f64>>,
+    rows: Vec<f64>,
+    trials: Vec<usize>,
     max_k: usize,
 }
 
 impl PassTables {
     fn new(run: &Run) -> Self {
         let n = run.len();
-        let tab = |f: fn(usize, usize, usize) -> f64| -> Vec<Vec<f64>> {
-            (0..n)
-                .map(|i| {
-                    let (c, kt) = (run.successes(i), run.trials(i));
-                    (1..=kt).map(|k| f(c, kt, k)).collect()
-                })
-                .collect()
-        };
+        let max_k = (0..n).map(|i| run.trials(i)).max().unwrap_or(0);
+        let mut rows = vec![0.0; n * 2 * max_k];
+        for (i, row) in rows.chunks_exact_mut(2 * max_k.max(1)).enumerate().take(n) {
+            let (c, kt) = (run.successes(i), run.trials(i));
+            for k in 1..=kt {
+                row[k - 1] = pass_hat(c, kt, k);
+                row[max_k + k - 1] = pass_at(c, kt, k);
+            }
+        }
         PassTables {
-            hat: tab(pass_hat),
-            at: tab(pass_at),
-            max_k: (0..n).map(|i| run.trials(i)).max().unwrap_or(0),
+            rows,
+            trials: (0..n).map(|i| run.trials(i)).collect(),
+            max_k,
         }
     }
 
@@ -109,24 +115,43 @@ impl PassTables {
         let mut hat = vec![0.0; self.max_k];
         let mut at = vec![0.0; self.max_k];
         let mut count = vec![0usize; self.max_k];
-        self.accumulate_into(picks, &mut hat, &mut at, &mut count);
+        let mut histogram = vec![0usize; self.max_k + 1];
+        self.accumulate_into(picks, &mut hat, &mut at, &mut count, &mut histogram);
         (hat, at, count)
     }
 
-    /// [`PassTables::accumulate`] into zeroed buffers of length `max_k`.
+    /// [`PassTables::accumulate`] into zeroed buffers of length `max_k`
+    /// (`histogram`: `max_k + 1`, zeroed; it ends holding the picks per k_t).
     fn accumulate_into(
         &self,
         picks: impl Iterator<Item = usize>,
         hat: &mut [f64],
         at: &mut [f64],
         count: &mut [usize],
+        histogram: &mut [usize],
     ) {
+        let k = self.max_k;
+        if k == 0 {
+            return;
+        }
         for t in picks {
-            for (k, (h, a)) in self.hat[t].iter().zip(&self.at[t]).enumerate() {
-                hat[k] += h;
-                at[k] += a;
-                count[k] += 1;
+            let row = &self.rows[t * 2 * k..(t + 1) * 2 * k];
+            let (h_row, a_row) = row.split_at(k);
+            for ((h, a), (hv, av)) in hat
+                .iter_mut()
+                .zip(at.iter_mut())
+                .zip(h_row.iter().zip(a_row))
+            {
+                *h += hv;
+                *a += av;
             }
+            histogram[self.trials[t]] += 1;
+        }
+        // count[k − 1] = the picks with k_t ≥ k.
+        let mut above = 0;
+        for j in (1..=k).rev() {
+            above += histogram[j];
+            count[j - 1] = above;
         }
     }
 }
@@ -210,6 +235,7 @@ fn bootstrap(
     let mut hat: Vec<Collector> = (0..k).map(|_| Collector::with_capacity(b)).collect();
     let mut at: Vec<Collector> = (0..k).map(|_| Collector::with_capacity(b)).collect();
     let (mut h, mut a, mut count) = (vec![0.0; k], vec![0.0; k], vec![0usize; k]);
+    let mut histogram = vec![0usize; k + 1];
     cache.for_each(run.len(), b, settings.seed(), |picks| {
         let (mut s, mut m) = (0.0, 0usize);
         for &t in picks {
@@ -220,11 +246,13 @@ fn bootstrap(
         h.fill(0.0);
         a.fill(0.0);
         count.fill(0);
+        histogram.fill(0);
         tables.accumulate_into(
             picks.iter().map(|&t| t as usize),
             &mut h,
             &mut a,
             &mut count,
+            &mut histogram,
         );
         for j in 0..k {
             let defined = count[j] > 0;
