@@ -417,18 +417,36 @@ fn Comparison(wb: Workbench, report: CompareReport) -> impl IntoView {
                             .into_any()
                     }}
                     <h3>"Tasks × runs (mean reward, 0–100)"</h3>
-                    <HeatmapView
-                        heatmap=r.with_value(cv::task_heatmap)
-                        testid="task-heatmap"
-                        corner="task \\ run"
-                        wb=wb
-                        on_pick=Callback::new(move |(t, _): (usize, usize)| {
-                            let key = r.with_value(|r| cv::task_heatmap(r).rows.get(t).cloned());
-                            if let Some(key) = key {
-                                r.with_value(|r| wb.open_side_by_side(r, &key, 0, 0));
-                            }
-                        })
-                    />
+                    {move || {
+                        let filter = c.filter.get();
+                        let (heatmap, total) = r
+                            .with_value(|r| cv::task_heatmap(r, &filter, cv::SHOWN_ROWS));
+                        let keys = StoredValue::new(heatmap.rows.clone());
+                        let shown = heatmap.rows.len();
+                        view! {
+                            {(shown < total)
+                                .then(|| {
+                                    view! {
+                                        <p class="detail" data-testid="task-heatmap-cut">
+                                            {format!(
+                                                "The first {shown} of {total} tasks; the task filter above narrows them.",
+                                            )}
+                                        </p>
+                                    }
+                                })}
+                            <HeatmapView
+                                heatmap=heatmap
+                                testid="task-heatmap"
+                                corner="task \\ run"
+                                wb=wb
+                                on_pick=Callback::new(move |(t, _): (usize, usize)| {
+                                    if let Some(key) = keys.with_value(|k| k.get(t).cloned()) {
+                                        r.with_value(|r| wb.open_side_by_side(r, &key, 0, 0));
+                                    }
+                                })
+                            />
+                        }
+                    }}
                     <SideBySideView wb=wb report=r />
                 }
             })}
@@ -495,11 +513,26 @@ fn TaskPicker(
                 });
             shown
                 .map(|(keys, table)| {
+                    let total = keys.len();
                     let keys = StoredValue::new(keys);
+                    let cut = (total > cv::SHOWN_ROWS)
+                        .then(|| {
+                            // Drawn: the first rows; exported (CSV, LaTeX): every row.
+                            view! {
+                                <p class="detail" data-testid="task-table-cut">
+                                    {format!(
+                                        "The first {} of {total} tasks are drawn (the CSV has them all); the filter narrows them.",
+                                        cv::SHOWN_ROWS,
+                                    )}
+                                </p>
+                            }
+                        });
                     view! {
+                        {cut}
                         <TableView
                             table=table
                             wb=wb
+                            shown=cv::SHOWN_ROWS
                             on_row=Callback::new(move |row: usize| {
                                 if let Some(key) = keys.with_value(|k| k.get(row).cloned()) {
                                     report.with_value(|r| wb.open_side_by_side(r, &key, 0, 0));

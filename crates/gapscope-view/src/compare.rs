@@ -470,17 +470,26 @@ pub fn task_table(
     ))
 }
 
+/// The most rows the page draws of a per-task table or the task × run
+/// heatmap at once (a filter narrows them; the CSV export has every row).
+pub const SHOWN_ROWS: usize = 200;
+
 /// Tasks × runs: each run's mean reward on the task (0–100; red 0, white
 /// 50, blue 100; empty where the run has no scored trial of the task).
-/// The rows are every task of any run, sorted.
-pub fn task_heatmap(r: &CompareReport) -> Heatmap {
+/// The rows are the tasks of any run whose key contains `filter`, sorted,
+/// at most `limit`; and how many tasks passed the filter.
+pub fn task_heatmap(r: &CompareReport, filter: &str, limit: usize) -> (Heatmap, usize) {
+    let needle = filter.trim().to_lowercase();
     let mut keys: Vec<&str> = r
         .runs
         .iter()
         .flat_map(|run| run.tasks.iter().map(|t| t.key.as_str()))
+        .filter(|k| needle.is_empty() || k.to_lowercase().contains(&needle))
         .collect();
     keys.sort_unstable();
     keys.dedup();
+    let total = keys.len();
+    keys.truncate(limit);
     let cells = keys
         .iter()
         .map(|key| {
@@ -521,13 +530,16 @@ pub fn task_heatmap(r: &CompareReport) -> Heatmap {
                 .collect()
         })
         .collect();
-    Heatmap {
-        rows: keys.into_iter().map(String::from).collect(),
-        cols: r.runs.iter().map(|run| run.name.clone()).collect(),
-        col_notes: Vec::new(),
-        cells,
-        scale: 50.0,
-    }
+    (
+        Heatmap {
+            rows: keys.into_iter().map(String::from).collect(),
+            cols: r.runs.iter().map(|run| run.name.clone()).collect(),
+            col_notes: Vec::new(),
+            cells,
+            scale: 50.0,
+        },
+        total,
+    )
 }
 
 /// The trajectory ids of run `i`'s trials of task `key` (`None` for a

@@ -23,12 +23,14 @@ pub(crate) struct Hover {
 }
 
 /// A table with CSV and LaTeX export; with `on_row`, a click (or Enter) on
-/// a row picks it.
+/// a row picks it; with `shown`, only the first `shown` rows are drawn (the
+/// exports have every row).
 #[component]
 pub(crate) fn TableView(
     table: Table,
     wb: Workbench,
     #[prop(optional)] on_row: Option<Callback<usize>>,
+    #[prop(optional)] shown: Option<usize>,
 ) -> impl IntoView {
     let slug: String = table
         .title
@@ -59,6 +61,7 @@ pub(crate) fn TableView(
                     {table
                         .rows
                         .iter()
+                        .take(shown.unwrap_or(usize::MAX))
                         .enumerate()
                         .map(|(i, row)| {
                             let pick = move || {
