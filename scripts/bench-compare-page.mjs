@@ -1,0 +1,103 @@
+// The comparison benchmark in the browser (issue 17, "Performance"): the
+// native bench's input (10 runs × 1,000 tasks × 4 trials, seeded, as one
+// canonical JSONL file) dropped on the page's Compare view; it prints the
+// time from the drop to the drawn comparison, the worker's share (the
+// compare job), and every main-thread task over 50 ms (PerformanceObserver
+// `longtask`) while the job runs and while the result is drawn, beside the
+// native time of the same comparison (`gapscope compare --json`, measured
+// in the same run) as the reference.
+//
+//   node scripts/bench-compare-page.mjs [--runs 10] [--tasks 1000] [--trials 4]
+//
+// Needs `trunk build --release` (dist/) and the release CLI. Exit status 0
+// whatever it measures (a benchmark, not a test).
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+import { startServer } from './serve.mjs';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const DIST = join(ROOT, 'dist');
+const CLI = join(ROOT, 'target/release/gapscope');
+for (const p of [join(DIST, 'index.html'), CLI]) {
+  if (!existsSync(p)) throw new Error(`missing ${p}: run trunk build --release and cargo build --release -p gapscope-cli`);
+}
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const RUNS = arg('--runs', 10);
+const TASKS = arg('--tasks', 1000);
+const TRIALS = arg('--trials', 4);
+
+// A seeded generator (mulberry32: a few lines, reproducible in any JS
+// engine; the numbers only need to be the same on every run of the script).
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'gapscope-bench-compare-'));
+const file = join(dir, `compare-${RUNS}x${TASKS}x${TRIALS}.jsonl`);
+{
+  const next = rng(17);
+  const lines = [];
+  for (let r = 0; r < RUNS; r++) {
+    const skill = 0.3 + 0.4 * (r / Math.max(1, RUNS - 1));
+    for (let t = 0; t < TASKS; t++) {
+      for (let k = 0; k < TRIALS; k++) {
+        lines.push(JSON.stringify({
+          id: `r${r}-t${t}-k${k}`, model: `run-${r}`, domain: 'bench', task_id: `task-${t}`, trial: k,
+          reward: next() < skill ? 1 : 0, messages: [],
+        }));
+      }
+    }
+  }
+  writeFileSync(file, `${lines.join('\n')}\n`);
+}
+
+// The reference: the same comparison natively (the CLI, B = 10,000).
+const t0 = performance.now();
+execFileSync(CLI, ['compare', file, '--json', '--bootstrap', '10000'], { stdio: ['ignore', 'ignore', 'ignore'] });
+const native = (performance.now() - t0) / 1000;
+
+const server = await startServer(DIST);
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
+const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+await page.goto(`${server.url}?view=compare&B=10000`);
+await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.getAttribute('aria-busy') === 'false');
+await page.evaluate(() => {
+  window.__long = [];
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push({ at: e.startTime, ms: e.duration }); })
+    .observe({ type: 'longtask', buffered: false });
+});
+const start = await page.evaluate(() => performance.now());
+await page.getByTestId('file-input').setInputFiles(file);
+await page.getByTestId('compare-busy').waitFor({ timeout: 120_000 });
+const busyAt = await page.evaluate(() => performance.now());
+await page.getByTestId('compare-summary').waitFor({ timeout: 600_000 });
+const answeredAt = await page.evaluate(() => performance.now());
+// Let the drawing finish (two frames), then read the long tasks.
+await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+const drawnAt = await page.evaluate(() => performance.now());
+const long = await page.evaluate(() => window.__long);
+const during = long.filter((t) => t.at >= busyAt && t.at < answeredAt - 1);
+const drawing = long.filter((t) => t.at >= answeredAt - 1);
+const fmt = (ts) => (ts.length ? ts.map((t) => `${t.ms.toFixed(0)} ms`).join(', ') : 'none');
+console.log(`compare in the page: ${RUNS} runs × ${TASKS} tasks × ${TRIALS} trials (${(RUNS * TASKS * TRIALS).toLocaleString()} trajectories), B = 10,000`);
+console.log(`  drop → comparison drawn              ${((drawnAt - start) / 1000).toFixed(2)} s`);
+console.log(`  of which the compare job (worker)    ${((answeredAt - busyAt) / 1000).toFixed(2)} s (reading the file and comparing)`);
+console.log(`  reference: gapscope compare (native) ${native.toFixed(2)} s (read + compare + JSON)`);
+console.log(`  ratio page / native                  ${((drawnAt - start) / 1000 / native).toFixed(2)}`);
+console.log(`  main-thread tasks > 50 ms while the job runs: ${fmt(during)}`);
+console.log(`  main-thread tasks > 50 ms while the answer is decoded and drawn: ${fmt(drawing)}`);
+await browser.close();
+await server.close();
