@@ -73,6 +73,18 @@ pub struct CompareReport {
     pub notes: Vec<String>,
 }
 
+impl CompareReport {
+    /// The largest k of any run's pass^k table (the columns a runs table
+    /// needs; 0 with no run).
+    pub fn max_pass_k(&self) -> usize {
+        self.runs
+            .iter()
+            .map(|run| run.summary.pass_hat.len())
+            .max()
+            .unwrap_or(0)
+    }
+}
+
 /// Compare the runs of `src` (see [`crate::runs`] and comparisons.md).
 pub fn compare(
     src: &Source,

@@ -156,6 +156,20 @@ pub struct Source<'a> {
     pub excluded_file: &'a [usize],
 }
 
+impl<'a> Source<'a> {
+    /// The trajectories of read inputs, with their files (what the CLI's
+    /// `gapscope compare` and the page's compare job both pass).
+    pub fn of(inputs: &'a gapscope_data::ingest::Inputs) -> Source<'a> {
+        Source {
+            trajectories: &inputs.corpus.trajectories,
+            file_of: &inputs.trajectory_file,
+            files: &inputs.trajectory_files,
+            excluded: &inputs.corpus.excluded,
+            excluded_file: &inputs.excluded_file,
+        }
+    }
+}
+
 /// One excluded trajectory, as a run lists it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExcludedTrajectory {

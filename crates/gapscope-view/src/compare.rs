@@ -98,12 +98,7 @@ fn signed(v: Option<f64>, decimals: usize) -> String {
 
 /// The runs table: one row per run, on 0–100.
 pub fn runs_table(r: &CompareReport) -> Table {
-    let k_max = r
-        .runs
-        .iter()
-        .map(|run| run.summary.pass_hat.len())
-        .max()
-        .unwrap_or(0);
+    let k_max = r.max_pass_k();
     let mut headers: Vec<String> = [
         "run",
         "tasks",

@@ -87,13 +87,7 @@ pub fn run(args: CompareArgs) -> Result<String, String> {
     };
     let inputs =
         ingest::read_trajectory_inputs(&args.paths, None, args.outcomes.as_deref(), &options)?;
-    let src = Source {
-        trajectories: &inputs.corpus.trajectories,
-        file_of: &inputs.trajectory_file,
-        files: &inputs.trajectory_files,
-        excluded: &inputs.corpus.excluded,
-        excluded_file: &inputs.excluded_file,
-    };
+    let src = Source::of(&inputs);
     let run_options = RunOptions {
         renames: if by == RunKey::Model {
             Vec::new()
@@ -172,12 +166,7 @@ fn text(r: &CompareReport) -> String {
             ""
         }
     );
-    let k_max = r
-        .runs
-        .iter()
-        .map(|run| run.summary.pass_hat.len())
-        .max()
-        .unwrap_or(0);
+    let k_max = r.max_pass_k();
     let mut header = vec![
         "run".to_string(),
         "mean".into(),

@@ -60,13 +60,7 @@ pub fn compare(
         ..options.clone()
     };
     let inputs = source_inputs(source, attached, &options, &Messages::Counts)?;
-    let src = gapscope_compare::Source {
-        trajectories: &inputs.corpus.trajectories,
-        file_of: &inputs.trajectory_file,
-        files: &inputs.trajectory_files,
-        excluded: &inputs.corpus.excluded,
-        excluded_file: &inputs.excluded_file,
-    };
+    let src = gapscope_compare::Source::of(&inputs);
     gapscope_compare::compare(&src, runs, settings).map_err(|e| e.to_string())
 }
 
@@ -174,13 +168,7 @@ mod tests {
             ..TrajectoryOptions::default()
         };
         let inputs = read_inputs(&[(name, text.as_bytes())], &options, &Messages::Counts).unwrap();
-        let src = gapscope_compare::Source {
-            trajectories: &inputs.corpus.trajectories,
-            file_of: &inputs.trajectory_file,
-            files: &inputs.trajectory_files,
-            excluded: &inputs.corpus.excluded,
-            excluded_file: &inputs.excluded_file,
-        };
+        let src = gapscope_compare::Source::of(&inputs);
         let direct = gapscope_compare::compare(&src, &runs, &settings).unwrap();
         assert_eq!(report, direct);
         assert_eq!(report.runs.len(), 4, "A1, B1, C1, D1");
