@@ -25,7 +25,8 @@ use std::collections::{HashMap, VecDeque};
 use std::rc::{Rc, Weak};
 
 use gapscope_worker::{
-    decode_message, encode_envelope, Answer, Ask, Envelope, FromWorker, Job, Part, Progress,
+    chunks, decode_message, encode_envelope, Answer, Ask, Chunk, Envelope, FromWorker, Job, Part,
+    Progress,
 };
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -138,6 +139,9 @@ impl Queued {
 struct Handlers {
     on_progress: OnProgress,
     on_done: OnDone,
+    /// The pieces of the answer posted so far (`FromWorker::Chunk`, each
+    /// decoded in its own task), put back into it when it comes.
+    chunks: Vec<Chunk>,
 }
 
 /// What the parts' pools share: job ids (unique over every pool, so that
@@ -359,6 +363,7 @@ impl PartPool {
                 Handlers {
                     on_progress,
                     on_done,
+                    chunks: Vec::new(),
                 },
             );
             let text = encode_envelope(&Envelope {
@@ -532,8 +537,14 @@ impl PartPool {
                     self.inner.borrow_mut().handlers.entry(id).or_insert(h);
                 }
             }
+            FromWorker::Chunk { id, chunk } => {
+                // A cancelled job's chunks are dropped with it.
+                if let Some(h) = self.inner.borrow_mut().handlers.get_mut(&id) {
+                    h.chunks.push(chunk);
+                }
+            }
             FromWorker::Panicked { message } => self.on_failure(serial, &message),
-            FromWorker::Done { id, answer } => {
+            FromWorker::Done { id, mut answer } => {
                 let taken = {
                     let mut inner = self.inner.borrow_mut();
                     if let Some(slot) = inner.slots.iter_mut().find(|s| s.serial == serial) {
@@ -541,7 +552,10 @@ impl PartPool {
                     }
                     inner.handlers.remove(&id)
                 };
-                if let Some(h) = taken {
+                if let Some(mut h) = taken {
+                    if let Err(e) = chunks::assemble(&mut answer, std::mem::take(&mut h.chunks)) {
+                        answer = Answer::Failed(e);
+                    }
                     (h.on_done)(answer);
                 }
                 self.dispatch();

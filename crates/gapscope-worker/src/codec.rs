@@ -21,7 +21,9 @@ pub fn encode_envelope(envelope: &Envelope) -> String {
 pub fn encode_message(message: &FromWorker) -> String {
     serde_json::to_string(message).unwrap_or_else(|e| {
         let id = match message {
-            FromWorker::Progress { id, .. } | FromWorker::Done { id, .. } => *id,
+            FromWorker::Progress { id, .. }
+            | FromWorker::Chunk { id, .. }
+            | FromWorker::Done { id, .. } => *id,
             FromWorker::Ready | FromWorker::Memory { .. } | FromWorker::Panicked { .. } => 0,
         };
         let fallback = FromWorker::Done {

@@ -3,8 +3,9 @@
 //!
 //! The page sends an [`Envelope`] (a job id and a [`Job`]) as JSON text; the
 //! worker posts [`FromWorker`] messages back: `Ready` once loaded, any
-//! number of `Progress` for the job, then exactly one `Done` with the job's
-//! [`Answer`]. [`handle_message`] is the whole behaviour and is tested
+//! number of `Progress` for the job, the answer's long lists as `Chunk`s
+//! (one message each, so that the page decodes them in slices:
+//! [`chunks`]), then exactly one `Done` with the job's [`Answer`]. [`handle_message`] is the whole behaviour and is tested
 //! natively; in the browser, `web::start` (called by each worker bin of the
 //! web package with its part's [`PartJobs`]: `worker` for the realization
 //! gaps, `worker_evidence`, `worker_runtime`) only wires it to the worker's
@@ -46,6 +47,7 @@ pub use jobs::{
 };
 pub use part_jobs::PartJobs;
 pub use protocol::ask::{self, Ask, WrongAnswer};
+pub use protocol::chunks::{self, Chunk};
 pub use protocol::{
     Analysis, Answer, Envelope, FromWorker, Job, OverviewResult, Pair, Part, Progress,
     ProxyLabelFile, RecoveryPoint, Request, Response, Source,

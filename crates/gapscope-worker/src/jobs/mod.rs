@@ -15,6 +15,7 @@ pub use gaps::analysis::{handle, handle_attached, handle_with_progress, import};
 use crate::attached::Attached;
 use crate::codec::{encode_message, raw_id, ReadPlan};
 use crate::protocol::ask::{Ask, WrongAnswer};
+use crate::protocol::chunks::split;
 use crate::protocol::{Answer, Envelope, FromWorker, Job, Part, Progress};
 
 /// Run one job, telling `progress` along the way.
@@ -44,7 +45,8 @@ pub fn run_ask<A: Ask>(
 }
 
 /// The worker's whole behaviour on one incoming message: decode the
-/// envelope, run the job, `post` each progress message, then the answer.
+/// envelope, run the job, `post` each progress message, then the answer
+/// (its long lists first, as chunks: [`crate::chunks`]).
 pub fn handle_message(text: &str, attached: Vec<Attached>, post: &mut dyn FnMut(String)) {
     handle_message_with(run_job, text, attached, post);
 }
@@ -59,9 +61,14 @@ pub fn handle_message_with(
 ) {
     match serde_json::from_str::<Envelope>(text) {
         Ok(Envelope { id, job }) => {
-            let answer = run(&job, attached, &mut |progress| {
+            let mut answer = run(&job, attached, &mut |progress| {
                 post(encode_message(&FromWorker::Progress { id, progress }));
             });
+            // Long lists go first, a message each (decoded by the page in
+            // slices, not in one long task): protocol::chunks.
+            for chunk in split(&mut answer) {
+                post(encode_message(&FromWorker::Chunk { id, chunk }));
+            }
             post(encode_message(&FromWorker::Done { id, answer }));
         }
         Err(e) => {

@@ -445,3 +445,92 @@ fn a_folder_among_the_attached_files_is_read_as_one_with_its_summary() {
         ]
     );
 }
+
+/// A large answer comes in chunks (each within the bound, before the
+/// answer), and the chunks put back give exactly the job's answer: an
+/// import of 2 × 2 models × 300 tasks × 3 trials (3,600 trajectories) and
+/// the comparison of its runs (4 runs × 1,200 trials, 6 pairs × 300 tasks).
+#[test]
+fn a_large_answer_comes_in_chunks_that_give_it_back_whole() {
+    use crate::protocol::chunks::{assemble, Chunk, CHUNK_UNITS};
+    use gapscope_compare::{RunKey, RunOptions};
+    use gapscope_synth::trajectories::{generate, TrajParams};
+    let corpus = generate(&TrajParams {
+        tasks: 300,
+        trials: 3,
+        ..TrajParams::sized(2, 2)
+    })
+    .unwrap();
+    let source = Source::File {
+        name: "synthetic.jsonl".into(),
+        text: corpus.jsonl().unwrap(),
+    };
+    let jobs = [
+        Job::Overview {
+            source: source.clone(),
+            options: TrajectoryOptions::default(),
+        },
+        Job::Compare {
+            source,
+            options: TrajectoryOptions::default(),
+            runs: RunOptions {
+                by: RunKey::Model,
+                ..RunOptions::default()
+            },
+            settings: gapscope_stats::paired::Settings::new(200, 100, 1).unwrap(),
+        },
+    ];
+    for (job, expected_chunks) in jobs.into_iter().zip([2, 4 + 6]) {
+        let direct = run_job(&job, vec![], &mut |_| {});
+        let messages = exchange(9, job);
+        let mut chunks = Vec::new();
+        let mut answer = None;
+        for m in messages {
+            match m {
+                FromWorker::Chunk { id: 9, chunk } => {
+                    assert!(answer.is_none(), "a chunk after the answer");
+                    chunks.push(chunk);
+                }
+                FromWorker::Done { id: 9, answer: a } => answer = Some(a),
+                FromWorker::Progress { .. } => {}
+                other => panic!("{other:?}"),
+            }
+        }
+        assert_eq!(chunks.len(), expected_chunks, "{}", direct.kind());
+        for c in &chunks {
+            let units = match c {
+                Chunk::Trajectories(rows) => rows.len(),
+                Chunk::RunTasks { tasks, .. } => tasks.iter().map(|t| t.trials.len()).sum(),
+                Chunk::PairTasks { tasks, .. } => tasks.len(),
+            };
+            assert!(units > 0 && units <= CHUNK_UNITS, "{units}");
+        }
+        let mut answer = answer.expect("no answer");
+        assert_ne!(answer, direct, "the answer travels without its lists");
+        assemble(&mut answer, chunks).unwrap();
+        assert_eq!(answer, direct);
+    }
+}
+
+/// A small answer travels whole: no chunk.
+#[test]
+fn a_small_answer_comes_whole() {
+    let text = include_str!("../../../../tests/fixtures/trajectories-small.jsonl");
+    let messages = exchange(
+        4,
+        Job::Overview {
+            source: Source::File {
+                name: "t.jsonl".into(),
+                text: text.into(),
+            },
+            options: TrajectoryOptions::default(),
+        },
+    );
+    assert!(!messages
+        .iter()
+        .any(|m| matches!(m, FromWorker::Chunk { .. })));
+    assert!(matches!(
+        messages.last(),
+        Some(FromWorker::Done { id: 4, .. })
+    ));
+}

@@ -5,6 +5,7 @@
 //! [`ask`] ties each job to the type of its answer.
 
 pub mod ask;
+pub mod chunks;
 
 use gapscope_compare::{CompareReport, RunOptions};
 use gapscope_data::ingest::TrajectoryOptions;
@@ -395,6 +396,13 @@ pub enum FromWorker {
     Progress {
         id: u64,
         progress: Progress,
+    },
+    /// A piece of the answer that follows (same id): the page keeps the
+    /// pieces in order and puts them back into that answer
+    /// ([`chunks::assemble`]).
+    Chunk {
+        id: u64,
+        chunk: chunks::Chunk,
     },
     Done {
         id: u64,
