@@ -78,6 +78,14 @@ await page.evaluate(() => {
   window.__long = [];
   new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push({ at: e.startTime, ms: e.duration }); })
     .observe({ type: 'longtask', buffered: false });
+  // When the comparison's summary is inserted (the answer's first draw), by
+  // the page's own clock, not by Playwright's polling.
+  new MutationObserver((_, obs) => {
+    if (document.querySelector('[data-testid=compare-summary]')) {
+      window.__summaryAt = performance.now();
+      obs.disconnect();
+    }
+  }).observe(document.body, { childList: true, subtree: true });
 });
 const start = await page.evaluate(() => performance.now());
 await page.getByTestId('file-input').setInputFiles(file);
@@ -89,8 +97,12 @@ const answeredAt = await page.evaluate(() => performance.now());
 await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
 const drawnAt = await page.evaluate(() => performance.now());
 const long = await page.evaluate(() => window.__long);
-const during = long.filter((t) => t.at >= busyAt && t.at < answeredAt - 1);
-const drawing = long.filter((t) => t.at >= answeredAt - 1);
+const summaryAt = await page.evaluate(() => window.__summaryAt);
+// A task that ends before the summary is inserted ran while the job ran
+// (the import's answer, the pool); the one that inserts it, and those after,
+// draw the answer.
+const during = long.filter((t) => t.at >= busyAt && t.at + t.ms < summaryAt);
+const drawing = long.filter((t) => t.at + t.ms >= summaryAt);
 const fmt = (ts) => (ts.length ? ts.map((t) => `${t.ms.toFixed(0)} ms`).join(', ') : 'none');
 console.log(`compare in the page: ${RUNS} runs × ${TASKS} tasks × ${TRIALS} trials (${(RUNS * TASKS * TRIALS).toLocaleString()} trajectories), B = 10,000`);
 console.log(`  drop → comparison drawn              ${((drawnAt - start) / 1000).toFixed(2)} s`);

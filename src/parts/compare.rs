@@ -11,6 +11,7 @@ use gapscope_stats::paired::Settings;
 use gapscope_view::compare::{self as cv, PKind, TaskOrder};
 use gapscope_worker::ask;
 use leptos::prelude::*;
+use std::sync::Arc;
 
 use crate::parts::trajectories::NeedTrajectories;
 use crate::parts::widgets::job::JobSlot;
@@ -32,7 +33,9 @@ pub(crate) const BY: [&str; 6] = [
 /// URL.
 #[derive(Clone, Copy)]
 pub(crate) struct CompareState {
-    pub(crate) report: JobSlot<ask::Compare>,
+    /// Shared, not copied, by every part of the view that draws it (a
+    /// comparison of 40,000 trials is megabytes).
+    pub(crate) report: JobSlot<ask::Compare, Arc<CompareReport>>,
     pub(crate) progress: RwSignal<String>,
     pub(crate) by: RwSignal<String>,
     pub(crate) merges: RwSignal<String>,
@@ -43,6 +46,8 @@ pub(crate) struct CompareState {
     pub(crate) filter: RwSignal<String>,
     pub(crate) differing: RwSignal<bool>,
     pub(crate) order: RwSignal<TaskOrder>,
+    /// The rows drawn of the per-task table and the heatmap.
+    pub(crate) rows: RwSignal<usize>,
     /// The task open side by side, and the trial shown on each side.
     pub(crate) task: RwSignal<Option<String>>,
     pub(crate) trial: RwSignal<(usize, usize)>,
@@ -63,6 +68,7 @@ impl CompareState {
             filter: RwSignal::new(String::new()),
             differing: RwSignal::new(false),
             order: RwSignal::new(TaskOrder::Task),
+            rows: RwSignal::new(cv::FIRST_ROWS),
             task: RwSignal::new(None),
             trial: RwSignal::new((0, 0)),
             left: JobSlot::new(),
@@ -141,7 +147,7 @@ impl Workbench {
             move |p| c.progress.set(p.label),
             move |_, answer| {
                 c.pair.set((0, 1));
-                c.report.answer.set(Some(answer));
+                c.report.answer.set(Some(answer.map(Arc::new)));
             },
         );
     }
@@ -292,9 +298,12 @@ pub(crate) fn CompareView(wb: Workbench) -> impl IntoView {
     };
     view! {
         {settings}
-        {move || match (wb.traj.overview.get(), c.report.answer.get()) {
+        {move || match (
+            wb.traj.overview.with(|o| matches!(o, Some(Ok(_)))),
+            c.report.answer.get(),
+        ) {
             (
-                None | Some(Err(_)),
+                false,
                 _,
             ) if !matches!(
                 wb.traj.side_source.get_value(),
@@ -336,14 +345,22 @@ pub(crate) fn CompareView(wb: Workbench) -> impl IntoView {
     clippy::too_many_lines,
     reason = "one view! tree: the markup of the view, in page order"
 )]
-fn Comparison(wb: Workbench, report: CompareReport) -> impl IntoView {
+fn Comparison(wb: Workbench, report: Arc<CompareReport>) -> impl IntoView {
     let c = wb.cmp;
     let r = StoredValue::new(report);
     let n = r.with_value(|r| r.runs.len());
     let notes = r.with_value(|r| r.notes.clone());
+    // Drawn in stages, a frame each, so that no task holds the page: the
+    // summary, runs and pairs (stage 0); the chosen pair's tasks (1); the
+    // task × run heatmap (2).
+    let stage = RwSignal::new(0u8);
+    request_animation_frame(move || {
+        stage.set(1);
+        request_animation_frame(move || stage.set(2));
+    });
     view! {
         <p class="detail" data-testid="compare-summary">
-            {r.with_value(cv::summary_line)}
+            {r.with_value(|r| cv::summary_line(r))}
         </p>
         {(!notes.is_empty())
             .then(|| {
@@ -354,12 +371,12 @@ fn Comparison(wb: Workbench, report: CompareReport) -> impl IntoView {
                 }
             })}
         <Figure
-            svg=r.with_value(cv::runs_chart)
+            svg=r.with_value(|r| cv::runs_chart(r))
             name="compare-runs".into()
             wb=wb
             testid="runs-chart"
         />
-        <TableView table=r.with_value(cv::runs_table) wb=wb />
+        <TableView table=r.with_value(|r| cv::runs_table(r)) wb=wb />
         {(n < 2)
             .then(|| {
                 view! {
@@ -388,7 +405,7 @@ fn Comparison(wb: Workbench, report: CompareReport) -> impl IntoView {
                             />
                         }
                     }}
-                    <TableView table=r.with_value(cv::pairs_table) wb=wb />
+                    <TableView table=r.with_value(|r| cv::pairs_table(r)) wb=wb />
                     {move || {
                         let (i, j) = c.pair.get();
                         let Some((k, forward)) = r.with_value(|r| cv::pair_index(r, i, j)) else {
@@ -412,15 +429,25 @@ fn Comparison(wb: Workbench, report: CompareReport) -> impl IntoView {
                                         />
                                     }
                                 })}
-                            <TaskPicker wb=wb report=r pair=k forward=forward />
+                            {move || {
+                                (stage.get() >= 1)
+                                    .then(|| {
+                                        view! {
+                                            <TaskPicker wb=wb report=r pair=k forward=forward />
+                                        }
+                                    })
+                            }}
                         }
                             .into_any()
                     }}
                     <h3>"Tasks × runs (mean reward, 0–100)"</h3>
                     {move || {
+                        if stage.get() < 2 {
+                            return ().into_any();
+                        }
                         let filter = c.filter.get();
                         let (heatmap, total) = r
-                            .with_value(|r| cv::task_heatmap(r, &filter, cv::SHOWN_ROWS));
+                            .with_value(|r| cv::task_heatmap(r, &filter, c.rows.get()));
                         let keys = StoredValue::new(heatmap.rows.clone());
                         let shown = heatmap.rows.len();
                         view! {
@@ -429,27 +456,47 @@ fn Comparison(wb: Workbench, report: CompareReport) -> impl IntoView {
                                     view! {
                                         <p class="detail" data-testid="task-heatmap-cut">
                                             {format!(
-                                                "The first {shown} of {total} tasks; the task filter above narrows them.",
+                                                "The first {shown} of {total} tasks; the task filter above narrows them. ",
                                             )}
+                                            <MoreRows wb=wb />
                                         </p>
                                     }
                                 })}
-                            <HeatmapView
-                                heatmap=heatmap
-                                testid="task-heatmap"
-                                corner="task \\ run"
-                                wb=wb
-                                on_pick=Callback::new(move |(t, _): (usize, usize)| {
-                                    if let Some(key) = keys.with_value(|k| k.get(t).cloned()) {
-                                        r.with_value(|r| wb.open_side_by_side(r, &key, 0, 0));
-                                    }
-                                })
-                            />
+                            <div class="lazy-draw">
+                                <HeatmapView
+                                    heatmap=heatmap
+                                    testid="task-heatmap"
+                                    corner="task \\ run"
+                                    wb=wb
+                                    on_pick=Callback::new(move |(t, _): (usize, usize)| {
+                                        if let Some(key) = keys.with_value(|k| k.get(t).cloned()) {
+                                            r.with_value(|r| wb.open_side_by_side(r, &key, 0, 0));
+                                        }
+                                    })
+                                />
+                            </div>
                         }
+                            .into_any()
                     }}
                     <SideBySideView wb=wb report=r />
                 }
             })}
+    }
+}
+
+/// "Draw more": [`cv::MORE_ROWS`] more rows of the per-task table and the
+/// heatmap.
+#[component]
+fn MoreRows(wb: Workbench) -> impl IntoView {
+    let c = wb.cmp;
+    view! {
+        <button
+            class="link"
+            data-testid="more-rows"
+            on:click=move |_| c.rows.update(|n| *n += cv::MORE_ROWS)
+        >
+            {format!("draw {} more", cv::MORE_ROWS)}
+        </button>
     }
 }
 
@@ -458,7 +505,7 @@ fn Comparison(wb: Workbench, report: CompareReport) -> impl IntoView {
 #[component]
 fn TaskPicker(
     wb: Workbench,
-    report: StoredValue<CompareReport>,
+    report: StoredValue<Arc<CompareReport>>,
     pair: usize,
     forward: bool,
 ) -> impl IntoView {
@@ -515,30 +562,33 @@ fn TaskPicker(
                 .map(|(keys, table)| {
                     let total = keys.len();
                     let keys = StoredValue::new(keys);
-                    let cut = (total > cv::SHOWN_ROWS)
+                    let rows = c.rows.get();
+                    let cut = (total > rows)
                         .then(|| {
                             // Drawn: the first rows; exported (CSV, LaTeX): every row.
                             view! {
                                 <p class="detail" data-testid="task-table-cut">
                                     {format!(
-                                        "The first {} of {total} tasks are drawn (the CSV has them all); the filter narrows them.",
-                                        cv::SHOWN_ROWS,
+                                        "The first {rows} of {total} tasks are drawn (the CSV has them all); the filter narrows them. ",
                                     )}
+                                    <MoreRows wb=wb />
                                 </p>
                             }
                         });
                     view! {
                         {cut}
-                        <TableView
-                            table=table
-                            wb=wb
-                            shown=cv::SHOWN_ROWS
-                            on_row=Callback::new(move |row: usize| {
-                                if let Some(key) = keys.with_value(|k| k.get(row).cloned()) {
-                                    report.with_value(|r| wb.open_side_by_side(r, &key, 0, 0));
-                                }
-                            })
-                        />
+                        <div class="lazy-draw">
+                            <TableView
+                                table=table
+                                wb=wb
+                                shown=rows
+                                on_row=Callback::new(move |row: usize| {
+                                    if let Some(key) = keys.with_value(|k| k.get(row).cloned()) {
+                                        report.with_value(|r| wb.open_side_by_side(r, &key, 0, 0));
+                                    }
+                                })
+                            />
+                        </div>
                     }
                 })
         }}
@@ -547,7 +597,7 @@ fn TaskPicker(
 
 /// Both runs' trajectories of the open task, their tool calls aligned.
 #[component]
-fn SideBySideView(wb: Workbench, report: StoredValue<CompareReport>) -> impl IntoView {
+fn SideBySideView(wb: Workbench, report: StoredValue<Arc<CompareReport>>) -> impl IntoView {
     let c = wb.cmp;
     move || {
         let key = c.task.get()?;

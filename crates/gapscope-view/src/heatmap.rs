@@ -146,8 +146,75 @@ pub fn correlation_heatmap(report: &Report, kind: CorrelationKind) -> Heatmap {
     }
 }
 
+impl Heatmap {
+    /// The `<tbody>` as HTML, for the page to set at once (one string, not a
+    /// DOM call per cell): a row header and one `td.cell` per cell with
+    /// `data-row`, `data-col`, `data-value`, `data-r`, `data-c`, an
+    /// `aria-label`, its colours, and a tab stop on the first cell (arrow
+    /// keys move the focus; the page listens on the table).
+    pub fn body_html(&self) -> String {
+        use crate::chart::esc;
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        for (ri, (row, cells)) in self.rows.iter().zip(&self.cells).enumerate() {
+            let _ = write!(out, r#"<tr><th scope="row">{}</th>"#, esc(row));
+            for (ci, (cell, col)) in cells.iter().zip(&self.cols).enumerate() {
+                let value = cell.value.map(|v| v.to_string()).unwrap_or_default();
+                let label = format!("{row}, {}", cell.detail.replace('\n', ", "));
+                let _ = write!(
+                    out,
+                    r#"<td class="cell" data-row="{}" data-col="{}" data-value="{value}" data-r="{ri}" data-c="{ci}" tabindex="{}" aria-label="{}" style="background: {}; color: {}">{}</td>"#,
+                    esc(row),
+                    esc(col),
+                    if ri == 0 && ci == 0 { "0" } else { "-1" },
+                    esc(&label),
+                    esc(&cell.fill),
+                    cell.ink,
+                    esc(&cell.label),
+                );
+            }
+            out.push_str("</tr>");
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn body_html_has_a_cell_per_value_with_its_data() {
+        let h = Heatmap {
+            rows: vec!["m<1>".into()],
+            cols: vec!["a".into(), "b".into()],
+            col_notes: vec![String::new(); 2],
+            cells: vec![vec![
+                HeatCell {
+                    value: Some(1.5),
+                    label: "1.5".into(),
+                    detail: "x\ny".into(),
+                    fill: "#fff".into(),
+                    ink: "#000",
+                },
+                HeatCell {
+                    value: None,
+                    label: "–".into(),
+                    detail: "none".into(),
+                    fill: "#eee".into(),
+                    ink: "#000",
+                },
+            ]],
+            scale: 1.0,
+        };
+        let html = h.body_html();
+        assert!(html.starts_with(r#"<tr><th scope="row">m&lt;1&gt;</th><td class="cell" data-row="m&lt;1&gt;" data-col="a" data-value="1.5" data-r="0" data-c="0" tabindex="0" aria-label="m&lt;1&gt;, x, y""#), "{html}");
+        assert!(
+            html.contains(r#"data-value="" data-r="0" data-c="1" tabindex="-1""#),
+            "{html}"
+        );
+        assert_eq!(html.matches("<td").count(), 2);
+    }
+
     use super::*;
     use gapscope_gaps::{analyze, Settings};
     use gapscope_synth::profiles as synth;

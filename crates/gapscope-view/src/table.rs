@@ -167,10 +167,55 @@ impl Table {
         out.push_str("\\bottomrule\n\\end{tabular}\n");
         out
     }
+
+    /// The `<tbody>`'s rows as HTML (the first `shown`), for the page to set
+    /// at once: one string instead of a DOM call per cell, so that a table
+    /// of 200 rows is drawn in a few milliseconds. Each row carries
+    /// `data-row` (its index), and with `pickable` the class `pick` and a
+    /// tab stop (the page listens on the table, not on each row).
+    pub fn body_html(&self, shown: usize, pickable: bool) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        for (i, row) in self.rows.iter().take(shown).enumerate() {
+            if pickable {
+                let _ = write!(out, r#"<tr data-row="{i}" class="pick" tabindex="0">"#);
+            } else {
+                let _ = write!(out, r#"<tr data-row="{i}">"#);
+            }
+            for c in row {
+                let _ = write!(out, "<td>{}</td>", crate::chart::esc(&c.display()));
+            }
+            out.push_str("</tr>");
+        }
+        out
+    }
 }
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn body_html_escapes_and_marks_rows() {
+        let t = Table {
+            title: "t".into(),
+            headers: vec!["a".into(), "b".into()],
+            rows: vec![
+                vec![Cell::text("<x> & \"y\""), Cell::text("2")],
+                vec![Cell::text("3"), Cell::text("4")],
+            ],
+        };
+        assert_eq!(
+            t.body_html(1, false),
+            r#"<tr data-row="0"><td>&lt;x&gt; &amp; &quot;y&quot;</td><td>2</td></tr>"#
+        );
+        assert_eq!(
+            t.body_html(9, true)
+                .matches(r#"class="pick" tabindex="0""#)
+                .count(),
+            2
+        );
+    }
+
     use super::*;
 
     fn t() -> Table {

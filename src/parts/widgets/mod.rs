@@ -42,53 +42,44 @@ pub(crate) fn TableView(
         .filter(|s| !s.is_empty())
         .collect::<Vec<_>>()
         .join("-");
-    let (csv, latex) = (table.to_csv(), table.to_latex());
+    let pickable = on_row.is_some();
+    let body = table.body_html(shown.unwrap_or(usize::MAX), pickable);
+    let (title, caption, headers) = (
+        table.title.clone(),
+        table.title.clone(),
+        table.headers.clone(),
+    );
+    // The exports are written when asked for (a table may have thousands of rows).
+    let table = StoredValue::new(table);
     let (n1, n2) = (slug.clone(), slug.clone());
+    // One listener on the body, not one per row: the row is the event's
+    // `tr[data-row]` (rows are drawn from one HTML string, Table::body_html).
+    let pick = move |ev: &web_sys::Event| {
+        if let (Some(f), Some(i)) = (on_row, picked(ev, "tr[data-row]", "data-row")) {
+            f.run(i);
+        }
+    };
     view! {
         <div class="table-wrap">
-            <table class="data" data-testid="table" data-title=table.title.clone()>
-                <caption>{table.title.clone()}</caption>
+            <table class="data" data-testid="table" data-title=title>
+                <caption>{caption}</caption>
                 <thead>
                     <tr>
-                        {table
-                            .headers
-                            .iter()
-                            .map(|h| view! { <th scope="col">{h.clone()}</th> })
+                        {headers
+                            .into_iter()
+                            .map(|h| view! { <th scope="col">{h}</th> })
                             .collect_view()}
                     </tr>
                 </thead>
-                <tbody>
-                    {table
-                        .rows
-                        .iter()
-                        .take(shown.unwrap_or(usize::MAX))
-                        .enumerate()
-                        .map(|(i, row)| {
-                            let pick = move || {
-                                if let Some(f) = on_row {
-                                    f.run(i);
-                                }
-                            };
-                            view! {
-                                <tr
-                                    class:pick=on_row.is_some()
-                                    tabindex=on_row.map(|_| "0")
-                                    on:click=move |_| pick()
-                                    on:keydown=move |ev| {
-                                        if ev.key() == "Enter" {
-                                            pick();
-                                        }
-                                    }
-                                >
-                                    {row
-                                        .iter()
-                                        .map(|c| view! { <td>{c.display()}</td> })
-                                        .collect_view()}
-                                </tr>
-                            }
-                        })
-                        .collect_view()}
-                </tbody>
+                <tbody
+                    inner_html=body
+                    on:click=move |ev| pick(&ev)
+                    on:keydown=move |ev| {
+                        if ev.key() == "Enter" {
+                            pick(&ev);
+                        }
+                    }
+                ></tbody>
             </table>
             <div class="exports">
                 <button
@@ -98,7 +89,7 @@ pub(crate) fn TableView(
                         let _ = web::download(
                             &format!("{}-{n1}.csv", wb.file_stem()),
                             "text/csv",
-                            &csv,
+                            &table.with_value(Table::to_csv),
                         );
                     }
                 >
@@ -111,7 +102,7 @@ pub(crate) fn TableView(
                         let _ = web::download(
                             &format!("{}-{n2}.tex", wb.file_stem()),
                             "text/x-tex",
-                            &latex,
+                            &table.with_value(Table::to_latex),
                         );
                     }
                 >
@@ -120,6 +111,19 @@ pub(crate) fn TableView(
             </div>
         </div>
     }
+}
+
+/// The index in attribute `attr` of the element matching `selector` that
+/// holds the event's target (a row or cell of a table drawn from HTML).
+fn picked(ev: &web_sys::Event, selector: &str, attr: &str) -> Option<usize> {
+    use wasm_bindgen::JsCast;
+    let el: web_sys::Element = ev.target()?.dyn_into().ok()?;
+    el.closest(selector)
+        .ok()
+        .flatten()?
+        .get_attribute(attr)?
+        .parse()
+        .ok()
 }
 
 /// An SVG figure with hover cards (delegated from `data-tip`) and SVG/PNG export.
@@ -214,101 +218,94 @@ pub(crate) fn HeatmapView(
             }
         }
     };
-    let body = heatmap
-        .rows
-        .iter()
-        .zip(heatmap.cells)
-        .enumerate()
-        .map(|(ri, (row, cells))| {
-            let row = row.clone();
-            let tds = cells
-                .into_iter()
-                .zip(cols.clone())
-                .enumerate()
-                .map(|(ci, (cell, col))| {
-                    let (d1, d2) = (cell.detail.clone(), cell.detail.clone());
-                    let value_attr = cell.value.map(|v| v.to_string()).unwrap_or_default();
-                    let label = format!("{}, {}", row, cell.detail.replace('\n', ", "));
-                    view! {
-                        <td
-                            class="cell"
-                            data-row=row.clone()
-                            data-col=col
-                            data-value=value_attr
-                            data-r=ri
-                            data-c=ci
-                            tabindex=if ri == 0 && ci == 0 { "0" } else { "-1" }
-                            aria-label=label
-                            style=format!("background: {}; color: {}", cell.fill, cell.ink)
-                            on:mouseenter=move |ev: leptos::ev::MouseEvent| {
-                                wb.hover
-                                    .set(
-                                        Some(Hover {
-                                            text: d1.clone(),
-                                            x: ev.client_x(),
-                                            y: ev.client_y(),
-                                        }),
-                                    );
-                            }
-                            on:mousemove=move |ev: leptos::ev::MouseEvent| {
-                                wb.hover
-                                    .update(|h| {
-                                        if let Some(h) = h {
-                                            h.x = ev.client_x();
-                                            h.y = ev.client_y();
-                                        }
-                                    });
-                            }
-                            on:mouseleave=move |_| wb.hover.set(None)
-                            on:focus=move |ev: leptos::ev::FocusEvent| {
-                                use wasm_bindgen::JsCast;
-                                let rect = ev
-                                    .target()
-                                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                                    .map(|e| e.get_bounding_client_rect());
-                                if let Some(rect) = rect {
-                                    wb.hover
-                                        .set(
-                                            Some(Hover {
-                                                text: d2.clone(),
-                                                x: rect.right() as i32,
-                                                y: rect.top() as i32,
-                                            }),
-                                        );
-                                }
-                            }
-                            on:blur=move |_| wb.hover.set(None)
-                            on:click=move |_| on_pick.run((ri, ci))
-                            on:keydown=move |ev: leptos::ev::KeyboardEvent| {
-                                let (r, c) = match ev.key().as_str() {
-                                    "ArrowUp" => (ri.saturating_sub(1), ci),
-                                    "ArrowDown" => ((ri + 1).min(nr - 1), ci),
-                                    "ArrowLeft" => (ri, ci.saturating_sub(1)),
-                                    "ArrowRight" => (ri, (ci + 1).min(nc - 1)),
-                                    "Enter" | " " => {
-                                        ev.prevent_default();
-                                        on_pick.run((ri, ci));
-                                        return;
-                                    }
-                                    _ => return,
-                                };
-                                ev.prevent_default();
-                                focus(r, c);
-                            }
-                        >
-                            {cell.label}
-                        </td>
-                    }
-                })
-                .collect_view();
-            view! {
-                <tr>
-                    <th scope="row">{row}</th>
-                    {tds}
-                </tr>
+    let body = heatmap.body_html();
+    let details = StoredValue::new(
+        heatmap
+            .cells
+            .iter()
+            .map(|row| row.iter().map(|c| c.detail.clone()).collect::<Vec<_>>())
+            .collect::<Vec<_>>(),
+    );
+    let detail = move |r: usize, c: usize| {
+        details.with_value(|d| d.get(r).and_then(|row| row.get(c)).cloned())
+    };
+    // The cells are drawn from one HTML string (Heatmap::body_html); the
+    // body listens for them all: the cell is the event's `td.cell`.
+    let cell = |ev: &web_sys::Event| -> Option<(web_sys::Element, usize, usize)> {
+        use wasm_bindgen::JsCast;
+        let el: web_sys::Element = ev.target()?.dyn_into().ok()?;
+        let td = el.closest("td.cell").ok().flatten()?;
+        let at = |name: &str| td.get_attribute(name)?.parse::<usize>().ok();
+        let (r, c) = (at("data-r")?, at("data-c")?);
+        Some((td, r, c))
+    };
+    let keys = move |ev: leptos::ev::KeyboardEvent| {
+        let Some((_, ri, ci)) = cell(&ev) else {
+            return;
+        };
+        let (r, c) = match ev.key().as_str() {
+            "ArrowUp" => (ri.saturating_sub(1), ci),
+            "ArrowDown" => ((ri + 1).min(nr.saturating_sub(1)), ci),
+            "ArrowLeft" => (ri, ci.saturating_sub(1)),
+            "ArrowRight" => (ri, (ci + 1).min(nc.saturating_sub(1))),
+            "Enter" | " " => {
+                ev.prevent_default();
+                on_pick.run((ri, ci));
+                return;
             }
-        })
-        .collect_view();
+            _ => return,
+        };
+        ev.prevent_default();
+        focus(r, c);
+    };
+    let body = view! {
+        <tbody
+            inner_html=body
+            on:mouseover=move |ev: leptos::ev::MouseEvent| {
+                wb.hover
+                    .set(
+                        cell(&ev)
+                            .and_then(|(_, r, c)| detail(r, c))
+                            .map(|text| Hover {
+                                text,
+                                x: ev.client_x(),
+                                y: ev.client_y(),
+                            }),
+                    );
+            }
+            on:mousemove=move |ev: leptos::ev::MouseEvent| {
+                wb.hover
+                    .update(|h| {
+                        if let Some(h) = h {
+                            h.x = ev.client_x();
+                            h.y = ev.client_y();
+                        }
+                    });
+            }
+            on:mouseleave=move |_| wb.hover.set(None)
+            on:focusin=move |ev: leptos::ev::FocusEvent| {
+                if let Some((td, r, c)) = cell(&ev) {
+                    let rect = td.get_bounding_client_rect();
+                    wb.hover
+                        .set(
+                            detail(r, c)
+                                .map(|text| Hover {
+                                    text,
+                                    x: rect.right() as i32,
+                                    y: rect.top() as i32,
+                                }),
+                        );
+                }
+            }
+            on:focusout=move |_| wb.hover.set(None)
+            on:click=move |ev| {
+                if let Some((_, r, c)) = cell(&ev) {
+                    on_pick.run((r, c));
+                }
+            }
+            on:keydown=keys
+        ></tbody>
+    };
     view! {
         <div class="heatmap-wrap">
             <table class="heatmap" data-testid=testid>
@@ -330,7 +327,7 @@ pub(crate) fn HeatmapView(
                             .collect_view()}
                     </tr>
                 </thead>
-                <tbody>{body}</tbody>
+                {body}
             </table>
             <div class="legend" aria-label="colour scale">
                 <span>{fmt(Some(-scale), 1)}</span>

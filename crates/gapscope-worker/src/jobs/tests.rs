@@ -480,7 +480,10 @@ fn a_large_answer_comes_in_chunks_that_give_it_back_whole() {
             settings: gapscope_stats::paired::Settings::new(200, 100, 1).unwrap(),
         },
     ];
-    for (job, expected_chunks) in jobs.into_iter().zip([2, 4 + 6]) {
+    // With 500 units a chunk: 3,600 rows → 8 chunks; 4 runs of 900 trials
+    // (166 tasks of 3 trials a chunk) → 2 chunks each; 6 pairs of 300 rows → 1 each.
+    assert_eq!(CHUNK_UNITS, 500);
+    for (job, expected_chunks) in jobs.into_iter().zip([8, 4 * 2 + 6]) {
         let direct = run_job(&job, vec![], &mut |_| {});
         let messages = exchange(9, job);
         let mut chunks = Vec::new();
