@@ -339,6 +339,16 @@ pub(crate) fn CompareView(wb: Workbench) -> impl IntoView {
     }
 }
 
+/// Step `stage` by one each animation frame, up to `last`.
+fn advance(stage: RwSignal<u8>, last: u8) {
+    request_animation_frame(move || {
+        stage.update(|s| *s += 1);
+        if stage.get_untracked() < last {
+            advance(stage, last);
+        }
+    });
+}
+
 /// A finished comparison.
 #[component]
 #[allow(
@@ -351,13 +361,10 @@ fn Comparison(wb: Workbench, report: Arc<CompareReport>) -> impl IntoView {
     let n = r.with_value(|r| r.runs.len());
     let notes = r.with_value(|r| r.notes.clone());
     // Drawn in stages, a frame each, so that no task holds the page: the
-    // summary, runs and pairs (stage 0); the chosen pair's tasks (1); the
-    // task × run heatmap (2).
+    // summary and runs (stage 0); the pairs (1); the chosen pair's forest
+    // and tasks (2); the task × run heatmap (3).
     let stage = RwSignal::new(0u8);
-    request_animation_frame(move || {
-        stage.set(1);
-        request_animation_frame(move || stage.set(2));
-    });
+    advance(stage, 3);
     view! {
         <p class="detail" data-testid="compare-summary">
             {r.with_value(|r| cv::summary_line(r))}
@@ -390,6 +397,9 @@ fn Comparison(wb: Workbench, report: Arc<CompareReport>) -> impl IntoView {
                 view! {
                     <h3>"Pairwise differences (row − column, 0–100)"</h3>
                     {move || {
+                        if stage.get() < 1 {
+                            return ().into_any();
+                        }
                         view! {
                             <HeatmapView
                                 heatmap=r.with_value(|r| cv::pair_matrix(r, c.p.get()))
@@ -404,9 +414,20 @@ fn Comparison(wb: Workbench, report: Arc<CompareReport>) -> impl IntoView {
                                 })
                             />
                         }
+                            .into_any()
                     }}
-                    <TableView table=r.with_value(|r| cv::pairs_table(r)) wb=wb />
                     {move || {
+                        (stage.get() >= 1)
+                            .then(|| {
+                                view! {
+                                    <TableView table=r.with_value(|r| cv::pairs_table(r)) wb=wb />
+                                }
+                            })
+                    }}
+                    {move || {
+                        if stage.get() < 2 {
+                            return ().into_any();
+                        }
                         let (i, j) = c.pair.get();
                         let Some((k, forward)) = r.with_value(|r| cv::pair_index(r, i, j)) else {
                             return ().into_any();
@@ -430,7 +451,7 @@ fn Comparison(wb: Workbench, report: Arc<CompareReport>) -> impl IntoView {
                                     }
                                 })}
                             {move || {
-                                (stage.get() >= 1)
+                                (stage.get() >= 2)
                                     .then(|| {
                                         view! {
                                             <TaskPicker wb=wb report=r pair=k forward=forward />
@@ -442,7 +463,7 @@ fn Comparison(wb: Workbench, report: Arc<CompareReport>) -> impl IntoView {
                     }}
                     <h3>"Tasks × runs (mean reward, 0–100)"</h3>
                     {move || {
-                        if stage.get() < 2 {
+                        if stage.get() < 3 {
                             return ().into_any();
                         }
                         let filter = c.filter.get();

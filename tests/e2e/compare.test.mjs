@@ -131,6 +131,12 @@ test('two runs dropped alone: the Compare view equals gapscope compare --json, a
   assert.deepEqual(prow.slice(8), [pair.sign_test_p.raw, pair.sign_test_p.holm, pair.sign_test_p.bh,
     pair.permutation_p.raw, pair.permutation_p.holm, pair.permutation_p.bh].map(pText));
   const matrix = await cells('pair-matrix');
+  // What a reader sees above the columns: the corner, then each run's name.
+  const heads = await page.locator('[data-testid=pair-matrix] thead th').allInnerTexts();
+  assert.deepEqual(heads.map((h) => h.trim()), ['row − column', ...cli.runs.map((r) => r.name)]);
+  await page.getByTestId('task-heatmap').waitFor();
+  const taskHeads = await page.locator('[data-testid=task-heatmap] thead th').allInnerTexts();
+  assert.deepEqual(taskHeads.map((h) => h.trim()), ['task \\ run', ...cli.runs.map((r) => r.name)]);
   const ab = matrix.find((m) => m.row === pair.a && m.col === pair.b);
   const ba = matrix.find((m) => m.row === pair.b && m.col === pair.a);
   assert.equal(ab.text, `${signed(c.delta)} (p ${pText(pair.permutation_p.holm)})`);

@@ -322,8 +322,8 @@ pub fn pair_matrix(r: &CompareReport, kind: PKind) -> Heatmap {
         .collect();
     Heatmap {
         rows: names.clone(),
+        col_notes: vec![String::new(); names.len()],
         cols: names,
-        col_notes: Vec::new(),
         cells,
         scale,
     }
@@ -534,7 +534,7 @@ pub fn task_heatmap(r: &CompareReport, filter: &str, limit: usize) -> (Heatmap, 
         Heatmap {
             rows: keys.into_iter().map(String::from).collect(),
             cols: r.runs.iter().map(|run| run.name.clone()).collect(),
-            col_notes: Vec::new(),
+            col_notes: vec![String::new(); r.runs.len()],
             cells,
             scale: 50.0,
         },

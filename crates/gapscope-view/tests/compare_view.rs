@@ -68,6 +68,8 @@ fn the_runs_table_is_on_0_100() {
 fn the_matrix_is_antisymmetric_and_names_its_p() {
     let r = report();
     let m = pair_matrix(&r, PKind::SignHolm);
+    // A column header (and its note) per run: the page draws one per note.
+    assert_eq!((m.cols.len(), m.col_notes.len()), (2, 2));
     // Δ = A − B on the 4 common tasks = (0 + 1 + 1 + 0) / 4 = 50 points;
     // b = 2, c = 0: exact McNemar p = 0.5 (one pair: Holm = raw).
     assert_eq!(m.cells[0][1].value, Some(50.0));
@@ -110,6 +112,7 @@ fn the_task_heatmap_has_every_task_and_an_empty_cell_for_the_missing() {
     let r = report();
     let (h, total) = task_heatmap(&r, "", 100);
     assert_eq!((h.rows.len(), total), (5, 5));
+    assert_eq!((h.cols.len(), h.col_notes.len()), (2, 2));
     assert_eq!(h.rows[4], "airline/9");
     assert_eq!(h.cells[4][0].value, None, "A never attempted task 9");
     assert_eq!(h.cells[4][1].value, Some(100.0));

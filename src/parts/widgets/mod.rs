@@ -314,7 +314,7 @@ pub(crate) fn HeatmapView(
                         <th class="corner">{corner}</th>
                         {cols
                             .iter()
-                            .zip(notes)
+                            .zip(notes.into_iter().chain(std::iter::repeat(String::new())))
                             .map(|(c, n)| {
                                 view! {
                                     <th scope="col">
