@@ -483,19 +483,17 @@ fn Comparison(wb: Workbench, report: Arc<CompareReport>) -> impl IntoView {
                                         </p>
                                     }
                                 })}
-                            <div class="lazy-draw">
-                                <HeatmapView
-                                    heatmap=heatmap
-                                    testid="task-heatmap"
-                                    corner="task \\ run"
-                                    wb=wb
-                                    on_pick=Callback::new(move |(t, _): (usize, usize)| {
-                                        if let Some(key) = keys.with_value(|k| k.get(t).cloned()) {
-                                            r.with_value(|r| wb.open_side_by_side(r, &key, 0, 0));
-                                        }
-                                    })
-                                />
-                            </div>
+                            <HeatmapView
+                                heatmap=heatmap
+                                testid="task-heatmap"
+                                corner="task \\ run"
+                                wb=wb
+                                on_pick=Callback::new(move |(t, _): (usize, usize)| {
+                                    if let Some(key) = keys.with_value(|k| k.get(t).cloned()) {
+                                        r.with_value(|r| wb.open_side_by_side(r, &key, 0, 0));
+                                    }
+                                })
+                            />
                         }
                             .into_any()
                     }}
@@ -598,18 +596,16 @@ fn TaskPicker(
                         });
                     view! {
                         {cut}
-                        <div class="lazy-draw">
-                            <TableView
-                                table=table
-                                wb=wb
-                                shown=rows
-                                on_row=Callback::new(move |row: usize| {
-                                    if let Some(key) = keys.with_value(|k| k.get(row).cloned()) {
-                                        report.with_value(|r| wb.open_side_by_side(r, &key, 0, 0));
-                                    }
-                                })
-                            />
-                        </div>
+                        <TableView
+                            table=table
+                            wb=wb
+                            shown=rows
+                            on_row=Callback::new(move |row: usize| {
+                                if let Some(key) = keys.with_value(|k| k.get(row).cloned()) {
+                                    report.with_value(|r| wb.open_side_by_side(r, &key, 0, 0));
+                                }
+                            })
+                        />
                     }
                 })
         }}
