@@ -181,6 +181,9 @@ impl Heatmap {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use gapscope_gaps::{analyze, Settings};
+    use gapscope_synth::profiles as synth;
 
     #[test]
     fn body_html_has_a_cell_per_value_with_its_data() {
@@ -214,10 +217,6 @@ mod tests {
         );
         assert_eq!(html.matches("<td").count(), 2);
     }
-
-    use super::*;
-    use gapscope_gaps::{analyze, Settings};
-    use gapscope_synth::profiles as synth;
 
     #[test]
     fn gap_heatmap_of_the_example() {

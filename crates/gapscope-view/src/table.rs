@@ -193,6 +193,7 @@ impl Table {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     #[test]
     fn body_html_escapes_and_marks_rows() {
@@ -215,8 +216,6 @@ mod tests {
             2
         );
     }
-
-    use super::*;
 
     fn t() -> Table {
         Table {
