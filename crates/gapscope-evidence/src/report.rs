@@ -7,8 +7,6 @@
 //! All rates are fractions in [0, 1]; undefined values are `None`.
 
 use indexmap::IndexMap;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::score::{Episode, FailureType};
@@ -493,28 +491,13 @@ pub fn mcnemar_exact(b: usize, c: usize) -> f64 {
     gapscope_stats::paired::sign_test_p(b, c)
 }
 
-/// Paired bootstrap of the mean of `d` over cases: B draws of n indices
-/// (ChaCha8, `seed_from_u64(seed)`, `random_range(0..n)` on u32); the 2.5th
-/// and 97.5th percentiles of the draw means.
+/// Paired bootstrap of the mean of `d` over cases: the statistics layer's
+/// ([`gapscope_stats::paired::bootstrap_mean`]: B draws of n indices,
+/// ChaCha8 `seed_from_u64(seed)`, `random_range(0..n)` on u32; the 2.5th
+/// and 97.5th percentiles of the draw means).
 pub fn bootstrap_mean_interval(d: &[f64], draws: usize, seed: u64) -> Option<[f64; 2]> {
-    if d.is_empty() || draws == 0 {
-        return None;
-    }
-    let n = u32::try_from(d.len()).ok()?;
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut means: Vec<f64> = (0..draws)
-        .map(|_| {
-            (0..n)
-                .map(|_| d[rng.random_range(0..n) as usize])
-                .sum::<f64>()
-                / f64::from(n)
-        })
-        .collect();
-    means.sort_by(f64::total_cmp);
-    Some([
-        gapscope_stats::bootstrap::percentile(&means, 2.5)?,
-        gapscope_stats::bootstrap::percentile(&means, 97.5)?,
-    ])
+    let iv = gapscope_stats::paired::bootstrap_mean(d, draws, seed)?;
+    Some([iv.lo?, iv.hi?])
 }
 
 pub(crate) fn paired(

@@ -6,13 +6,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use indexmap::IndexSet;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::log::{call_item_id, Condition, Episode, Termination};
 use crate::FamilyTools;
-use gapscope_stats::bootstrap::select_percentile;
 
 /// A mean with its 95% interval over `n` instances.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -40,27 +37,13 @@ pub struct Contrast {
 /// score of its episodes.
 pub type Cell = BTreeMap<String, f64>;
 
-/// Percentile bootstrap of a mean: B draws of n indices (u32, ChaCha8 seeded
-/// with `seed`), 2.5th and 97.5th percentiles interpolated linearly.
+/// Percentile bootstrap of a mean: the statistics layer's paired
+/// bootstrap ([`gapscope_stats::paired::bootstrap_mean`]: B draws of n
+/// indices, u32, ChaCha8 seeded with `seed`; 2.5th and 97.5th percentiles
+/// interpolated linearly).
 pub fn bootstrap_mean(values: &[f64], draws: usize, seed: u64) -> Option<[f64; 2]> {
-    let n = values.len();
-    if n == 0 || draws == 0 {
-        return None;
-    }
-    let n32 = u32::try_from(n).unwrap_or(u32::MAX);
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut means: Vec<f64> = (0..draws)
-        .map(|_| {
-            let s: f64 = (0..n)
-                .map(|_| values[rng.random_range(0..n32) as usize])
-                .sum();
-            s / n as f64
-        })
-        .collect();
-    Some([
-        select_percentile(&mut means, 2.5)?,
-        select_percentile(&mut means, 97.5)?,
-    ])
+    let iv = gapscope_stats::paired::bootstrap_mean(values, draws, seed)?;
+    Some([iv.lo?, iv.hi?])
 }
 
 /// The mean (`+ 0.0` turns a −0 into 0: an empty f64 sum is −0).

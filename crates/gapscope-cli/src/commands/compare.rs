@@ -22,6 +22,18 @@ pub struct CompareArgs {
     /// NAME one of model, family, domain, scenario_group,
     /// termination_reason, or a detail the format gives (docs/compare.md
     /// lists them per format).
+    ///
+    /// The details per format, by the label the viewer shows (compared as
+    /// text; a trajectory without it goes to the run `(no NAME)`):
+    /// τ²/τ³ simulation files: `mode` and the review details;
+    /// τ-bench v1: `error`, `τ-bench reward info`;
+    /// ATIF: `agent`, `ATIF`, `notes`, `tokens and cost`;
+    /// Harbor: `agent`, `rewards`, `tokens and cost`;
+    /// SWE-agent, mini-swe-agent: `exit status`, `submission`, `model stats`;
+    /// Gemini CLI: `tokens`; OpenHands: `error`, `test result`;
+    /// Claude Code: `session`, `models`, `tokens`, `subagents`, `subagent of`;
+    /// Codex: `session`, `models`, `tokens`.
+    /// `domain` is the τ² domain, the Inspect task, the τ-bench domain.
     #[arg(long, default_value = "model")]
     by: String,
     /// Merge runs into one: A,B=NAME; repeatable.

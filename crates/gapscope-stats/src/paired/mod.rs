@@ -132,7 +132,10 @@ pub use many::{
     RankRow, Ranks, RunRow,
 };
 pub use run::{summarize_run, PassK, RunSummary};
-pub use two::{compare_pair, PairComparison, Permutation, PermutationMethod, SignTest, TaskDiff};
+pub use two::{
+    bootstrap_mean, compare_pair, PairComparison, Permutation, PermutationMethod, SignTest,
+    TaskDiff,
+};
 
 use crate::bootstrap::MAX_DRAWS;
 

@@ -291,6 +291,29 @@ pub(crate) fn draw_delta(d: &[f64], picks: &[u32]) -> f64 {
     picks.iter().map(|&i| d[i as usize]).sum::<f64>() / d.len() as f64
 }
 
+/// The paired bootstrap of a mean of per-unit differences alone: the
+/// interval [`compare_pair`] gives Δ when its d_t are `d` (section 2 of the
+/// module's draws, B = `draws`, a fresh stream from `seed`); `None` when `d`
+/// is empty or `draws` is 0. The parts whose differences are not two runs'
+/// trial means (the runtime contrasts, the evidence paired rows) resample
+/// through this, so every part draws the same way.
+///
+/// A constant `d` gives [d, d]; no unit, no interval:
+///
+/// ```
+/// use gapscope_stats::paired::bootstrap_mean;
+/// let iv = bootstrap_mean(&[0.25; 3], 100, 7).unwrap();
+/// assert_eq!((iv.lo, iv.hi, iv.draws, iv.one_unit), (Some(0.25), Some(0.25), 100, false));
+/// assert_eq!(bootstrap_mean(&[], 100, 7), None);
+/// ```
+pub fn bootstrap_mean(d: &[f64], draws: usize, seed: u64) -> Option<BootInterval> {
+    let mut boot = Collector::with_capacity(draws);
+    super::draws::for_each_draw(d.len(), draws, seed, |picks| {
+        boot.push(Some(draw_delta(d, picks)));
+    });
+    boot.finish(d.len() == 1)
+}
+
 /// Everything of [`compare_pair`] but the bootstrap (`None`), and the d_t
 /// the bootstrap resamples ([`draw_delta`]): [`super::compare_runs`] draws
 /// the bootstraps of all pairs on n common tasks in one pass.
@@ -430,5 +453,51 @@ mod tests {
         let h2 = Run::new(vec![t("x", &[0.5, 0.5]), t("y", &[0.5, 0.5, 0.0])]).unwrap();
         assert_eq!(integer_weights(&h2, &b, &both), Some(vec![3, -2]));
         assert_eq!(lcm(4, 6), Some(12));
+    }
+
+    #[test]
+    fn bootstrap_mean_is_the_pairs_interval_and_the_plain_loop() {
+        use rand::{Rng, SeedableRng};
+        let t = |k: &str, r: &[f64]| TaskDraws {
+            key: k.into(),
+            rewards: r.to_vec(),
+        };
+        let a = Run::new(vec![
+            t("1", &[1.0]),
+            t("2", &[0.5]),
+            t("3", &[0.0]),
+            t("4", &[1.0]),
+        ])
+        .unwrap();
+        let b = Run::new(vec![
+            t("1", &[0.0]),
+            t("2", &[1.0]),
+            t("3", &[0.0]),
+            t("4", &[0.25]),
+        ])
+        .unwrap();
+        let s = Settings::new(2_000, 100, 11).unwrap();
+        let pair = compare_pair(&a, &b, &s);
+        let d: Vec<f64> = pair.tasks.iter().map(|t| t.d).collect();
+        assert_eq!(bootstrap_mean(&d, 2_000, 11), pair.bootstrap);
+        // The loop the runtime and evidence parts had before they moved
+        // here: draw while summing, numpy percentiles of the sorted means.
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let n = d.len() as u32;
+        let mut means: Vec<f64> = (0..2_000)
+            .map(|_| {
+                (0..n)
+                    .map(|_| d[rng.random_range(0..n) as usize])
+                    .sum::<f64>()
+                    / f64::from(n)
+            })
+            .collect();
+        means.sort_by(f64::total_cmp);
+        let iv = bootstrap_mean(&d, 2_000, 11).unwrap();
+        assert_eq!(iv.lo, crate::bootstrap::percentile(&means, 2.5));
+        assert_eq!(iv.hi, crate::bootstrap::percentile(&means, 97.5));
+        assert_eq!((iv.draws, iv.skipped, iv.one_unit), (2_000, 0, false));
+        assert!(bootstrap_mean(&[0.3], 10, 0).unwrap().one_unit);
+        assert_eq!(bootstrap_mean(&[0.3], 0, 0), None);
     }
 }
