@@ -155,6 +155,9 @@ fn linear_axes(
     (xs, ys)
 }
 
+/// Grid, tick labels, frame and axis labels of the plot area the scales
+/// span (its left edge is `xs`'s: the forest plot's is wider than
+/// [`ML`]); an empty `y_label` draws none.
 fn axes(
     out: &mut String,
     xs: &Scale,
@@ -164,13 +167,13 @@ fn axes(
     x_label: &str,
     y_label: &str,
 ) {
+    let (left, right) = (xs.r0, xs.r1);
     for &t in yticks {
         let y = ys.at(t);
         let _ = write!(
             out,
-            r#"<line x1="{ML}" x2="{x2}" y1="{y:.1}" y2="{y:.1}" stroke="{GRID}"/><text x="{tx}" y="{ty:.1}" text-anchor="end" fill="{AXIS}">{l}</text>"#,
-            x2 = W - MR,
-            tx = ML - 5.0,
+            r#"<line x1="{left}" x2="{right}" y1="{y:.1}" y2="{y:.1}" stroke="{GRID}"/><text x="{tx}" y="{ty:.1}" text-anchor="end" fill="{AXIS}">{l}</text>"#,
+            tx = left - 5.0,
             ty = y + 3.5,
             l = tick_label(t)
         );
@@ -187,15 +190,21 @@ fn axes(
     }
     let _ = write!(
         out,
-        r##"<rect x="{ML}" y="{MT}" width="{w}" height="{h}" fill="none" stroke="{AXIS}"/><text x="{cx}" y="{ly}" text-anchor="middle" fill="#333">{xl}</text><text transform="translate(14 {cy}) rotate(-90)" text-anchor="middle" fill="#333">{yl}</text>"##,
-        w = W - ML - MR,
+        r##"<rect x="{left}" y="{MT}" width="{w}" height="{h}" fill="none" stroke="{AXIS}"/><text x="{cx}" y="{ly}" text-anchor="middle" fill="#333">{xl}</text>"##,
+        w = right - left,
         h = H - MT - MB,
-        cx = (ML + W - MR) / 2.0,
+        cx = f64::midpoint(left, right),
         ly = H - 10.0,
-        cy = (MT + H - MB) / 2.0,
         xl = esc(x_label),
-        yl = esc(y_label)
     );
+    if !y_label.is_empty() {
+        let _ = write!(
+            out,
+            r##"<text transform="translate(14 {cy}) rotate(-90)" text-anchor="middle" fill="#333">{yl}</text>"##,
+            cy = (MT + H - MB) / 2.0,
+            yl = esc(y_label)
+        );
+    }
 }
 
 /// A point of a scatter plot.
@@ -1115,24 +1124,14 @@ pub fn forest(title: &str, x_label: &str, rows: &[ForestRow]) -> String {
         log: false,
     };
     let band = (H - MT - MB) / rows.len().max(1) as f64;
-    for &t in &nice_ticks(x0, x1) {
-        let x = xs.at(t);
-        let _ = write!(
-            out,
-            r#"<line x1="{x:.1}" x2="{x:.1}" y1="{MT}" y2="{y2}" stroke="{GRID}"/><text x="{x:.1}" y="{ty}" text-anchor="middle" fill="{AXIS}">{l}</text>"#,
-            y2 = H - MB,
-            ty = H - MB + 14.0,
-            l = tick_label(t)
-        );
-    }
-    let _ = write!(
-        out,
-        r##"<rect x="{LEFT}" y="{MT}" width="{w}" height="{h}" fill="none" stroke="{AXIS}"/><text x="{cx}" y="{ly}" text-anchor="middle" fill="#333">{xl}</text>"##,
-        w = W - LEFT - MR,
-        h = H - MT - MB,
-        cx = (LEFT + W - MR) / 2.0,
-        ly = H - 10.0,
-        xl = esc(x_label),
+    axes(
+        &mut out,
+        &xs,
+        &Scale::y(0.0, 1.0),
+        &nice_ticks(x0, x1),
+        &[],
+        x_label,
+        "",
     );
     let zero = xs.at(0.0);
     let _ = write!(
