@@ -5,7 +5,7 @@ mod top_bar;
 
 use gapscope_gaps::analysis::MacroDefinition;
 use gapscope_view::heatmap::CorrelationKind;
-use gapscope_view::nav::{Area, ViewId};
+use gapscope_view::nav::{Area, Choice, ViewId};
 use leptos::prelude::*;
 
 use crate::parts::evidence::EvidenceArea;

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use crate::parts::trajectories::NeedTrajectories;
 use crate::parts::widgets::job::JobSlot;
-use crate::parts::widgets::{Figure, HeatmapView, TableView};
+use crate::parts::widgets::{EnumSelect, Figure, HeatmapView, TableView};
 use crate::parts::Workbench;
 
 /// What the runs are keyed by, in the select (`field:NAME` for any other
@@ -159,41 +159,22 @@ impl Workbench {
         let (i, j) = c.pair.get_untracked();
         c.task.set(Some(key.to_string()));
         c.trial.set((ta, tb));
-        let source = self.traj.side_source.get_value();
         for (slot, run, trial) in [(c.left, i, ta), (c.right, j, tb)] {
-            slot.cancel(self.workers);
-            slot.answer.set(None);
             let trials = cv::trials_of(r, run, key);
-            let Some((id, _)) = trials.get(trial) else {
-                slot.answer
-                    .set(Some(Err(format!("no trial {} of {key}", trial + 1))));
-                continue;
+            let id = match trials.get(trial) {
+                None => Err(format!("no trial {} of {key}", trial + 1)),
+                Some((None, _)) => Err(
+                    "an excluded run counted as a failure: no trajectory was recorded".to_string(),
+                ),
+                Some((Some(id), _)) => Ok(id.clone()),
             };
-            let Some(id) = id.clone() else {
-                slot.answer.set(Some(Err(
-                    "an excluded run counted as a failure: no trajectory was recorded".into(),
-                )));
-                continue;
-            };
-            slot.start(
-                self.workers,
-                ask::Trajectory {
-                    source: source.clone(),
-                    options: self.gaps.trajectories.get_untracked(),
-                    id: id.clone(),
-                },
-                self.files_of(&source),
-                |_| {},
-                move |_, answer| {
-                    slot.answer.set(Some(match answer {
-                        Ok(Some(t)) => Ok(t),
-                        Ok(None) => Err(format!(
-                            "trajectory `{id}` is no longer in the loaded files"
-                        )),
-                        Err(e) => Err(e),
-                    }));
-                },
-            );
+            match id {
+                Ok(id) => self.start_trajectory(slot, id),
+                Err(e) => {
+                    slot.cancel(self.workers);
+                    slot.answer.set(Some(Err(e)));
+                }
+            }
         }
     }
 }
@@ -276,23 +257,7 @@ pub(crate) fn CompareView(wb: Workbench) -> impl IntoView {
             " "
             <label>
                 "matrix p "
-                <select
-                    data-testid="compare-p"
-                    on:change=move |ev| {
-                        c.p.set(PKind::parse(&event_target_value(&ev)).unwrap_or_default());
-                    }
-                >
-                    {PKind::ALL
-                        .into_iter()
-                        .map(|k| {
-                            view! {
-                                <option value=k.id() selected=move || c.p.get() == k>
-                                    {k.label()}
-                                </option>
-                            }
-                        })
-                        .collect_view()}
-                </select>
+                <EnumSelect value=c.p testid="compare-p" />
             </label>
         </p>
     };
@@ -552,23 +517,7 @@ fn TaskPicker(
                 " only tasks where the runs differ"
             </label>
             " "
-            <select
-                data-testid="task-order"
-                on:change=move |ev| {
-                    c.order.set(TaskOrder::parse(&event_target_value(&ev)).unwrap_or_default());
-                }
-            >
-                {TaskOrder::ALL
-                    .into_iter()
-                    .map(|o| {
-                        view! {
-                            <option value=o.id() selected=move || c.order.get() == o>
-                                {o.label()}
-                            </option>
-                        }
-                    })
-                    .collect_view()}
-            </select>
+            <EnumSelect value=c.order testid="task-order" />
             {(!forward)
                 .then_some(" (the table is the pair as computed: its A is the run listed first)")}
         </p>

@@ -7,7 +7,7 @@ use gapscope_worker::{ask, Source};
 use leptos::prelude::*;
 
 use crate::parts::widgets::job::JobSlot;
-use crate::parts::widgets::{area_panel, sub_nav, ClickTable, Figure, TableView};
+use crate::parts::widgets::{area_panel, closest_of, sub_nav, ClickTable, Figure, TableView};
 use crate::parts::{opened, source_label, Workbench};
 
 /// The evidence part's state.
@@ -184,14 +184,7 @@ pub(crate) fn EvidenceView(wb: Workbench, id: View) -> impl IntoView {
             View::Failures => {
                 let svg = tv_evidence::failure_chart(&r);
                 let click = move |ev: leptos::ev::MouseEvent| {
-                    use wasm_bindgen::JsCast;
-                    let Some(el) = ev
-                        .target()
-                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                    else {
-                        return;
-                    };
-                    let Some(bar) = el.closest("[data-failure]").ok().flatten() else {
+                    let Some(bar) = closest_of(&ev, "[data-failure]") else {
                         return;
                     };
                     let attr = |k: &str| bar.get_attribute(k);

@@ -14,7 +14,7 @@ pub(crate) mod widgets;
 
 use gapscope_gaps::analysis::MacroDefinition;
 use gapscope_view::heatmap::CorrelationKind;
-use gapscope_view::nav::{Area, GapsView, ViewId};
+use gapscope_view::nav::{Area, Choice, GapsView, ViewId};
 use gapscope_worker::{Source, CORPUS_LABEL, EXAMPLE_LABEL};
 use leptos::prelude::*;
 

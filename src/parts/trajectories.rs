@@ -163,21 +163,28 @@ impl Workbench {
 
     /// Open one trajectory in the viewer (read whole by a worker).
     pub(crate) fn open_trajectory(self, id: String) {
-        self.traj.open.cancel(self.workers);
-        self.traj.open.answer.set(None);
+        self.start_trajectory(self.traj.open, id);
+    }
+
+    /// Read trajectory `id` of the files last opened into `slot` (whatever
+    /// it held is dropped, a job still running for it cancelled): the
+    /// viewer's slot, or a side of the Compare view's side by side.
+    pub(crate) fn start_trajectory(self, slot: JobSlot<ask::Trajectory, Trajectory>, id: String) {
+        slot.cancel(self.workers);
+        slot.answer.set(None);
         let source = self.traj.side_source.get_value();
         let job = ask::Trajectory {
             source: source.clone(),
             options: self.gaps.trajectories.get_untracked(),
             id: id.clone(),
         };
-        self.traj.open.start(
+        slot.start(
             self.workers,
             job,
             self.files_of(&source),
             |_| {},
             move |_, answer| {
-                self.traj.open.answer.set(Some(match answer {
+                slot.answer.set(Some(match answer {
                     Ok(Some(t)) => Ok(t),
                     Ok(None) => Err(format!(
                         "trajectory `{id}` is no longer in the loaded files"

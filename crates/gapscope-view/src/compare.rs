@@ -14,6 +14,7 @@ use crate::chart::{forest as forest_chart, ForestRow};
 use crate::colour::{diverging, ink};
 use crate::format::fmt;
 use crate::heatmap::{HeatCell, Heatmap};
+use crate::nav::Choice;
 use crate::table::{Cell, Table};
 
 /// Which p-value the pairwise matrix shows.
@@ -28,15 +29,14 @@ pub enum PKind {
     SignHolm,
 }
 
-impl PKind {
-    pub const ALL: [PKind; 3] = [
+impl Choice for PKind {
+    const ALL: &'static [PKind] = &[
         PKind::PermutationHolm,
         PKind::PermutationBh,
         PKind::SignHolm,
     ];
 
-    /// The id in the URL and in the page's select.
-    pub fn id(self) -> &'static str {
+    fn id(self) -> &'static str {
         match self {
             PKind::PermutationHolm => "holm",
             PKind::PermutationBh => "bh",
@@ -44,18 +44,16 @@ impl PKind {
         }
     }
 
-    pub fn label(self) -> &'static str {
+    fn label(self) -> &'static str {
         match self {
             PKind::PermutationHolm => "permutation p, Holm-adjusted",
             PKind::PermutationBh => "permutation p, Benjamini–Hochberg",
             PKind::SignHolm => "sign test p, Holm-adjusted",
         }
     }
+}
 
-    pub fn parse(id: &str) -> Option<PKind> {
-        PKind::ALL.into_iter().find(|k| k.id() == id)
-    }
-
+impl PKind {
     /// This p-value of a pair.
     pub fn of(self, pair: &PairRow) -> Option<f64> {
         match self {
@@ -380,14 +378,14 @@ pub enum TaskOrder {
     AscendingD,
 }
 
-impl TaskOrder {
-    pub const ALL: [TaskOrder; 3] = [
+impl Choice for TaskOrder {
+    const ALL: &'static [TaskOrder] = &[
         TaskOrder::Task,
         TaskOrder::DescendingD,
         TaskOrder::AscendingD,
     ];
 
-    pub fn id(self) -> &'static str {
+    fn id(self) -> &'static str {
         match self {
             TaskOrder::Task => "task",
             TaskOrder::DescendingD => "d-desc",
@@ -395,16 +393,12 @@ impl TaskOrder {
         }
     }
 
-    pub fn label(self) -> &'static str {
+    fn label(self) -> &'static str {
         match self {
             TaskOrder::Task => "by task",
             TaskOrder::DescendingD => "A better first",
             TaskOrder::AscendingD => "B better first",
         }
-    }
-
-    pub fn parse(id: &str) -> Option<TaskOrder> {
-        TaskOrder::ALL.into_iter().find(|k| k.id() == id)
     }
 }
 

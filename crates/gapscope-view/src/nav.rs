@@ -9,6 +9,24 @@ use crate::gaps::VIEWS;
 use crate::runtime::RUNTIME_VIEWS;
 use crate::trajectories::TRAJECTORY_VIEWS;
 
+/// A setting chosen among a few values (a `<select>` of the page): an id in
+/// the URL and the option's label.
+pub trait Choice: Copy + Eq + Send + Sync + 'static {
+    /// Every value, in option order.
+    const ALL: &'static [Self];
+
+    /// The id in the URL and the option's `value`.
+    fn id(self) -> &'static str;
+
+    /// The option's text.
+    fn label(self) -> &'static str;
+
+    /// The value of an id; `None` for an unknown one.
+    fn parse(id: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|c| c.id() == id)
+    }
+}
+
 /// A view (or part) of the page: an id in the URL, a menu label and a
 /// one-line explanation.
 pub trait ViewId: Copy + Eq + Send + Sync + 'static {

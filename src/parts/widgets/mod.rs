@@ -6,7 +6,7 @@ pub(crate) mod job;
 
 use gapscope_view::format::fmt;
 use gapscope_view::heatmap::Heatmap;
-use gapscope_view::nav::ViewId;
+use gapscope_view::nav::{Choice, ViewId};
 use gapscope_view::table::Table;
 use leptos::prelude::*;
 
@@ -113,17 +113,18 @@ pub(crate) fn TableView(
     }
 }
 
-/// The index in attribute `attr` of the element matching `selector` that
-/// holds the event's target (a row or cell of a table drawn from HTML).
-fn picked(ev: &web_sys::Event, selector: &str, attr: &str) -> Option<usize> {
+/// The element matching `selector` that holds the event's target (the
+/// row, cell or mark of a table or figure drawn from HTML, whose listener
+/// sits on the container).
+pub(crate) fn closest_of(ev: &web_sys::Event, selector: &str) -> Option<web_sys::Element> {
     use wasm_bindgen::JsCast;
     let el: web_sys::Element = ev.target()?.dyn_into().ok()?;
-    el.closest(selector)
-        .ok()
-        .flatten()?
-        .get_attribute(attr)?
-        .parse()
-        .ok()
+    el.closest(selector).ok().flatten()
+}
+
+/// The index in attribute `attr` of [`closest_of`]`(ev, selector)`.
+fn picked(ev: &web_sys::Event, selector: &str, attr: &str) -> Option<usize> {
+    closest_of(ev, selector)?.get_attribute(attr)?.parse().ok()
 }
 
 /// An SVG figure with hover cards (delegated from `data-tip`) and SVG/PNG export.
@@ -137,12 +138,7 @@ pub(crate) fn Figure(
     let (s1, s2) = (svg.clone(), svg.clone());
     let (n1, n2) = (name.clone(), name);
     let tip = move |ev: &leptos::ev::MouseEvent| -> Option<String> {
-        use wasm_bindgen::JsCast;
-        let el: web_sys::Element = ev.target()?.dyn_into().ok()?;
-        el.closest("[data-tip]")
-            .ok()
-            .flatten()?
-            .get_attribute("data-tip")
+        closest_of(ev, "[data-tip]")?.get_attribute("data-tip")
     };
     view! {
         <figure class="figure" data-testid=testid>
@@ -232,9 +228,7 @@ pub(crate) fn HeatmapView(
     // The cells are drawn from one HTML string (Heatmap::body_html); the
     // body listens for them all: the cell is the event's `td.cell`.
     let cell = |ev: &web_sys::Event| -> Option<(web_sys::Element, usize, usize)> {
-        use wasm_bindgen::JsCast;
-        let el: web_sys::Element = ev.target()?.dyn_into().ok()?;
-        let td = el.closest("td.cell").ok().flatten()?;
+        let td = closest_of(ev, "td.cell")?;
         let at = |name: &str| td.get_attribute(name)?.parse::<usize>().ok();
         let (r, c) = (at("data-r")?, at("data-c")?);
         Some((td, r, c))
@@ -409,6 +403,32 @@ pub(crate) fn row_keys(ev: &leptos::ev::KeyboardEvent, open: impl FnOnce()) {
     {
         ev.prevent_default();
         let _ = el.focus();
+    }
+}
+
+/// A `<select>` of the values of a [`Choice`], bound to `value`.
+#[component]
+pub(crate) fn EnumSelect<T: Choice>(value: RwSignal<T>, testid: &'static str) -> impl IntoView {
+    view! {
+        <select
+            data-testid=testid
+            on:change=move |ev| {
+                if let Some(v) = T::parse(&event_target_value(&ev)) {
+                    value.set(v);
+                }
+            }
+        >
+            {T::ALL
+                .iter()
+                .map(|&k| {
+                    view! {
+                        <option value=k.id() selected=move || value.get() == k>
+                            {k.label()}
+                        </option>
+                    }
+                })
+                .collect_view()}
+        </select>
     }
 }
 
