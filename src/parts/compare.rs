@@ -255,10 +255,7 @@ pub(crate) fn CompareView(wb: Workbench) -> impl IntoView {
                 " count excluded trajectories as failures"
             </label>
             " "
-            <label>
-                "matrix p "
-                <EnumSelect value=c.p testid="compare-p" />
-            </label>
+            <label>"matrix p " <EnumSelect value=c.p testid="compare-p" /></label>
         </p>
     };
     view! {
