@@ -1,6 +1,5 @@
 // Trace the Compare view's drawing (CDP Tracing): each main-thread task over
-// 30 ms split into script, HTML parse, style and layout. Written in session 19
-// and not run yet; needs dist/ (trunk build --release). node scripts/trace-compare-page.mjs
+// 30 ms split into script, HTML parse, style and layout. Needs dist/ (trunk build --release). node scripts/trace-compare-page.mjs
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
