@@ -12,11 +12,11 @@
 // Needs `trunk build --release` (dist/) and the release CLI. Exit status 0
 // whatever it measures (a benchmark, not a test).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from './serve.mjs';
+import { writeCompareInput } from './compare-input.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DIST = join(ROOT, 'dist');
@@ -32,37 +32,7 @@ const RUNS = arg('--runs', 10);
 const TASKS = arg('--tasks', 1000);
 const TRIALS = arg('--trials', 4);
 
-// A seeded generator (mulberry32: a few lines, reproducible in any JS
-// engine; the numbers only need to be the same on every run of the script).
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const dir = mkdtempSync(join(tmpdir(), 'gapscope-bench-compare-'));
-const file = join(dir, `compare-${RUNS}x${TASKS}x${TRIALS}.jsonl`);
-{
-  const next = rng(17);
-  const lines = [];
-  for (let r = 0; r < RUNS; r++) {
-    const skill = 0.3 + 0.4 * (r / Math.max(1, RUNS - 1));
-    for (let t = 0; t < TASKS; t++) {
-      for (let k = 0; k < TRIALS; k++) {
-        lines.push(JSON.stringify({
-          id: `r${r}-t${t}-k${k}`, model: `run-${r}`, domain: 'bench', task_id: `task-${t}`, trial: k,
-          reward: next() < skill ? 1 : 0, messages: [],
-        }));
-      }
-    }
-  }
-  writeFileSync(file, `${lines.join('\n')}\n`);
-}
+const file = writeCompareInput(RUNS, TASKS, TRIALS);
 
 // The reference: the same comparison natively (the CLI, B = 10,000).
 const t0 = performance.now();

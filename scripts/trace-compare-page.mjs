@@ -1,37 +1,15 @@
 // Trace the Compare view's drawing (CDP Tracing): each main-thread task over
-// 30 ms split into script, HTML parse, style and layout. Needs dist/ (trunk build --release). node scripts/trace-compare-page.mjs
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// 30 ms split into script, HTML parse, style and layout (input:
+// compare-input.mjs, 10 × 1,000 × 4). Needs dist/ (trunk build --release).
+//   node scripts/trace-compare-page.mjs
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from './serve.mjs';
+import { writeCompareInput } from './compare-input.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DIST = join(ROOT, 'dist');
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const RUNS = 10, TASKS = 1000, TRIALS = 4;
-const dir = mkdtempSync(join(tmpdir(), 'gs-trace-'));
-const file = join(dir, 'c.jsonl');
-{
-  const next = rng(17);
-  const lines = [];
-  for (let r = 0; r < RUNS; r++) {
-    const skill = 0.3 + 0.4 * (r / Math.max(1, RUNS - 1));
-    for (let t = 0; t < TASKS; t++) for (let k = 0; k < TRIALS; k++)
-      lines.push(JSON.stringify({ id: `r${r}-t${t}-k${k}`, model: `run-${r}`, domain: 'bench', task_id: `task-${t}`, trial: k, reward: next() < skill ? 1 : 0, messages: [] }));
-  }
-  writeFileSync(file, `${lines.join('\n')}\n`);
-}
+const file = writeCompareInput(10, 1000, 4);
 const server = await startServer(DIST);
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
 const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });

@@ -1116,12 +1116,10 @@ pub fn forest(title: &str, x_label: &str, rows: &[ForestRow]) -> String {
         })
         .chain([0.0]);
     let (x0, x1) = padded(all);
+    // The plot area starts at LEFT, not ML: room for the labels.
     let xs = Scale {
-        d0: x0,
-        d1: x1,
         r0: LEFT,
-        r1: W - MR,
-        log: false,
+        ..Scale::x(x0, x1, false)
     };
     let band = (H - MT - MB) / rows.len().max(1) as f64;
     axes(

@@ -201,16 +201,18 @@ impl Run {
     }
 }
 
+/// A task's draws, for the tests of the paired modules.
+#[cfg(test)]
+pub(crate) fn t(key: &str, rewards: &[f64]) -> TaskDraws {
+    TaskDraws {
+        key: key.into(),
+        rewards: rewards.to_vec(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn t(key: &str, rewards: &[f64]) -> TaskDraws {
-        TaskDraws {
-            key: key.into(),
-            rewards: rewards.to_vec(),
-        }
-    }
 
     #[test]
     fn rescale_rule() {

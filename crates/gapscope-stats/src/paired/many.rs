@@ -377,11 +377,8 @@ mod tests {
     fn a_reports_pairs_are_compare_pair_bit_for_bit() {
         // Pairs drawn in one pass per n (and from the cache) equal each pair
         // drawn alone: three runs, two task sets (n = 4 and n = 3 common).
-        use crate::paired::{compare_pair, TaskDraws};
-        let t = |k: &str, r: &[f64]| TaskDraws {
-            key: k.into(),
-            rewards: r.to_vec(),
-        };
+        use crate::paired::compare_pair;
+        use crate::paired::input::t;
         let a = Run::new(vec![
             t("1", &[1.0, 0.0]),
             t("2", &[0.5]),

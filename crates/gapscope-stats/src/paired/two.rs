@@ -437,10 +437,7 @@ mod tests {
 
     #[test]
     fn weights_scale_by_the_lcm() {
-        let t = |k: &str, r: &[f64]| TaskDraws {
-            key: k.into(),
-            rewards: r.to_vec(),
-        };
+        use crate::paired::input::t;
         // k = 2 and 3: d = 1/2 and −2/3; L = 6: weights 3, −4.
         let a = Run::new(vec![t("x", &[1.0, 0.0]), t("y", &[0.0, 0.0, 0.0])]).unwrap();
         let b = Run::new(vec![t("x", &[0.0, 0.0]), t("y", &[1.0, 1.0, 0.0])]).unwrap();
@@ -457,11 +454,8 @@ mod tests {
 
     #[test]
     fn bootstrap_mean_is_the_pairs_interval_and_the_plain_loop() {
+        use crate::paired::input::t;
         use rand::{Rng, SeedableRng};
-        let t = |k: &str, r: &[f64]| TaskDraws {
-            key: k.into(),
-            rewards: r.to_vec(),
-        };
         let a = Run::new(vec![
             t("1", &[1.0]),
             t("2", &[0.5]),
