@@ -496,8 +496,7 @@ pub fn mcnemar_exact(b: usize, c: usize) -> f64 {
 /// ChaCha8 `seed_from_u64(seed)`, `random_range(0..n)` on u32; the 2.5th
 /// and 97.5th percentiles of the draw means).
 pub fn bootstrap_mean_interval(d: &[f64], draws: usize, seed: u64) -> Option<[f64; 2]> {
-    let iv = gapscope_stats::paired::bootstrap_mean(d, draws, seed)?;
-    Some([iv.lo?, iv.hi?])
+    gapscope_stats::paired::bootstrap_mean(d, draws, seed)?.bounds()
 }
 
 pub(crate) fn paired(

@@ -42,8 +42,7 @@ pub type Cell = BTreeMap<String, f64>;
 /// indices, u32, ChaCha8 seeded with `seed`; 2.5th and 97.5th percentiles
 /// interpolated linearly).
 pub fn bootstrap_mean(values: &[f64], draws: usize, seed: u64) -> Option<[f64; 2]> {
-    let iv = gapscope_stats::paired::bootstrap_mean(values, draws, seed)?;
-    Some([iv.lo?, iv.hi?])
+    gapscope_stats::paired::bootstrap_mean(values, draws, seed)?.bounds()
 }
 
 /// The mean (`+ 0.0` turns a −0 into 0: an empty f64 sum is −0).

@@ -73,7 +73,7 @@ fn pct2(x: Option<[f64; 2]>) -> Option<[f64; 2]> {
 }
 
 fn boot(b: Option<&BootInterval>) -> Option<[f64; 2]> {
-    b.and_then(|b| Some([b.lo?, b.hi?]))
+    b.and_then(BootInterval::bounds)
 }
 
 /// A p-value as text: 3 significant digits, `—` when undefined.

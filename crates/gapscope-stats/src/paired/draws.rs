@@ -30,6 +30,14 @@ pub struct BootInterval {
     pub one_unit: bool,
 }
 
+impl BootInterval {
+    /// `[lo, hi]`, or `None` when every draw was skipped (as
+    /// [`crate::bootstrap::Interval::bounds`]).
+    pub fn bounds(&self) -> Option<[f64; 2]> {
+        Some([self.lo?, self.hi?])
+    }
+}
+
 /// Calls `f` with each of `draws` resamples of `n` unit indices, from a
 /// fresh stream (module doc). Nothing is drawn when `n` is 0 or does not fit
 /// in `u32` (a [`Run`](super::Run) has at most `u32::MAX` tasks).
