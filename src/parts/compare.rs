@@ -46,8 +46,6 @@ pub(crate) struct CompareState {
     pub(crate) filter: RwSignal<String>,
     pub(crate) differing: RwSignal<bool>,
     pub(crate) order: RwSignal<TaskOrder>,
-    /// The rows drawn of the per-task table and the heatmap.
-    pub(crate) rows: RwSignal<usize>,
     /// The task open side by side, and the trial shown on each side.
     pub(crate) task: RwSignal<Option<String>>,
     pub(crate) trial: RwSignal<(usize, usize)>,
@@ -68,7 +66,6 @@ impl CompareState {
             filter: RwSignal::new(String::new()),
             differing: RwSignal::new(false),
             order: RwSignal::new(TaskOrder::Task),
-            rows: RwSignal::new(cv::FIRST_ROWS),
             task: RwSignal::new(None),
             trial: RwSignal::new((0, 0)),
             left: JobSlot::new(),
@@ -325,8 +322,12 @@ fn Comparison(wb: Workbench, report: Arc<CompareReport>) -> impl IntoView {
     // Drawn in stages, a frame each, so that no task holds the page: the
     // summary and runs (stage 0); the pairs (1); the chosen pair's forest
     // and tasks (2); the task × run heatmap (3).
+    // Each closure reads a memo of "this stage is reached", not the stage:
+    // a later stage does not redraw the earlier ones.
     let stage = RwSignal::new(0u8);
     advance(stage, 3);
+    let reached = |k: u8| Memo::new(move |_| stage.get() >= k);
+    let (s1, s2, s3) = (reached(1), reached(2), reached(3));
     view! {
         <p class="detail" data-testid="compare-summary">
             {r.with_value(|r| cv::summary_line(r))}
@@ -359,7 +360,7 @@ fn Comparison(wb: Workbench, report: Arc<CompareReport>) -> impl IntoView {
                 view! {
                     <h3>"Pairwise differences (row − column, 0–100)"</h3>
                     {move || {
-                        if stage.get() < 1 {
+                        if !s1.get() {
                             return ().into_any();
                         }
                         view! {
@@ -379,7 +380,7 @@ fn Comparison(wb: Workbench, report: Arc<CompareReport>) -> impl IntoView {
                             .into_any()
                     }}
                     {move || {
-                        (stage.get() >= 1)
+                        s1.get()
                             .then(|| {
                                 view! {
                                     <TableView table=r.with_value(|r| cv::pairs_table(r)) wb=wb />
@@ -387,7 +388,7 @@ fn Comparison(wb: Workbench, report: Arc<CompareReport>) -> impl IntoView {
                             })
                     }}
                     {move || {
-                        if stage.get() < 2 {
+                        if !s2.get() {
                             return ().into_any();
                         }
                         let (i, j) = c.pair.get();
@@ -412,44 +413,25 @@ fn Comparison(wb: Workbench, report: Arc<CompareReport>) -> impl IntoView {
                                         />
                                     }
                                 })}
-                            {move || {
-                                (stage.get() >= 2)
-                                    .then(|| {
-                                        view! {
-                                            <TaskPicker wb=wb report=r pair=k forward=forward />
-                                        }
-                                    })
-                            }}
+                            <TaskPicker wb=wb report=r pair=k forward=forward />
                         }
                             .into_any()
                     }}
                     <h3>"Tasks × runs (mean reward, 0–100)"</h3>
                     {move || {
-                        if stage.get() < 3 {
+                        if !s3.get() {
                             return ().into_any();
                         }
                         let filter = c.filter.get();
-                        let (heatmap, total) = r
-                            .with_value(|r| cv::task_heatmap(r, &filter, c.rows.get()));
+                        let heatmap = r.with_value(|r| cv::task_heatmap(r, &filter));
                         let keys = StoredValue::new(heatmap.rows.clone());
-                        let shown = heatmap.rows.len();
                         view! {
-                            {(shown < total)
-                                .then(|| {
-                                    view! {
-                                        <p class="detail" data-testid="task-heatmap-cut">
-                                            {format!(
-                                                "The first {shown} of {total} tasks; the task filter above narrows them. ",
-                                            )}
-                                            <MoreRows wb=wb />
-                                        </p>
-                                    }
-                                })}
                             <HeatmapView
                                 heatmap=heatmap
                                 testid="task-heatmap"
                                 corner="task \\ run"
                                 wb=wb
+                                windowed=true
                                 on_pick=Callback::new(move |(t, _): (usize, usize)| {
                                     if let Some(key) = keys.with_value(|k| k.get(t).cloned()) {
                                         r.with_value(|r| wb.open_side_by_side(r, &key, 0, 0));
@@ -462,22 +444,6 @@ fn Comparison(wb: Workbench, report: Arc<CompareReport>) -> impl IntoView {
                     <SideBySideView wb=wb report=r />
                 }
             })}
-    }
-}
-
-/// "Draw more": [`cv::MORE_ROWS`] more rows of the per-task table and the
-/// heatmap.
-#[component]
-fn MoreRows(wb: Workbench) -> impl IntoView {
-    let c = wb.cmp;
-    view! {
-        <button
-            class="link"
-            data-testid="more-rows"
-            on:click=move |_| c.rows.update(|n| *n += cv::MORE_ROWS)
-        >
-            {format!("draw {} more", cv::MORE_ROWS)}
-        </button>
     }
 }
 
@@ -525,27 +491,12 @@ fn TaskPicker(
                 });
             shown
                 .map(|(keys, table)| {
-                    let total = keys.len();
                     let keys = StoredValue::new(keys);
-                    let rows = c.rows.get();
-                    let cut = (total > rows)
-                        .then(|| {
-                            // Drawn: the first rows; exported (CSV, LaTeX): every row.
-                            view! {
-                                <p class="detail" data-testid="task-table-cut">
-                                    {format!(
-                                        "The first {rows} of {total} tasks are drawn (the CSV has them all); the filter narrows them. ",
-                                    )}
-                                    <MoreRows wb=wb />
-                                </p>
-                            }
-                        });
                     view! {
-                        {cut}
                         <TableView
                             table=table
                             wb=wb
-                            shown=rows
+                            windowed=true
                             on_row=Callback::new(move |row: usize| {
                                 if let Some(key) = keys.with_value(|k| k.get(row).cloned()) {
                                     report.with_value(|r| wb.open_side_by_side(r, &key, 0, 0));

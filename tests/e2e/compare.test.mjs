@@ -157,7 +157,7 @@ test('two runs dropped alone: the Compare view equals gapscope compare --json, a
 
   // Click the first differing task: both trajectories, side by side.
   const key = differing[0].key;
-  await page.locator(`table.data[data-title^="Tasks:"] tbody tr`).first().click();
+  await page.locator(`table.data[data-title^="Tasks:"] tbody tr[data-row]`).first().click();
   const side = page.getByTestId('side-by-side');
   await side.waitFor();
   assert.equal(await side.getAttribute('data-task'), key);

@@ -459,20 +459,11 @@ pub fn task_table(
     ))
 }
 
-/// The rows the page draws at first of a per-task table and of the task ×
-/// run heatmap (a filter narrows them; "draw more" adds [`MORE_ROWS`];
-/// the CSV export has every row). A comparison of 1,000 tasks is drawn in
-/// tasks of under 50 ms with 50 rows; 200 take ~250 ms of layout.
-pub const FIRST_ROWS: usize = 50;
-
-/// The rows each "draw more" adds.
-pub const MORE_ROWS: usize = 200;
-
 /// Tasks × runs: each run's mean reward on the task (0–100; red 0, white
 /// 50, blue 100; empty where the run has no scored trial of the task).
-/// The rows are the tasks of any run whose key contains `filter`, sorted,
-/// at most `limit`; and how many tasks passed the filter.
-pub fn task_heatmap(r: &CompareReport, filter: &str, limit: usize) -> (Heatmap, usize) {
+/// The rows are the tasks of any run whose key contains `filter`, sorted
+/// (the page draws them in a scrolling window).
+pub fn task_heatmap(r: &CompareReport, filter: &str) -> Heatmap {
     let needle = filter.trim().to_lowercase();
     let mut keys: Vec<&str> = r
         .runs
@@ -482,8 +473,6 @@ pub fn task_heatmap(r: &CompareReport, filter: &str, limit: usize) -> (Heatmap, 
         .collect();
     keys.sort_unstable();
     keys.dedup();
-    let total = keys.len();
-    keys.truncate(limit);
     let cells = keys
         .iter()
         .map(|key| {
@@ -524,16 +513,13 @@ pub fn task_heatmap(r: &CompareReport, filter: &str, limit: usize) -> (Heatmap, 
                 .collect()
         })
         .collect();
-    (
-        Heatmap {
-            rows: keys.into_iter().map(String::from).collect(),
-            cols: r.runs.iter().map(|run| run.name.clone()).collect(),
-            col_notes: vec![String::new(); r.runs.len()],
-            cells,
-            scale: 50.0,
-        },
-        total,
-    )
+    Heatmap {
+        rows: keys.into_iter().map(String::from).collect(),
+        cols: r.runs.iter().map(|run| run.name.clone()).collect(),
+        col_notes: vec![String::new(); r.runs.len()],
+        cells,
+        scale: 50.0,
+    }
 }
 
 /// The trajectory ids of run `i`'s trials of task `key` (`None` for a

@@ -153,10 +153,22 @@ impl Heatmap {
     /// `aria-label`, its colours, and a tab stop on the first cell (arrow
     /// keys move the focus; the page listens on the table).
     pub fn body_html(&self) -> String {
+        self.rows_html(0..self.rows.len())
+    }
+
+    /// [`Heatmap::body_html`] of `rows` only (a virtualised heatmap's
+    /// window: each cell keeps its row's index in the whole heatmap, and
+    /// the window's first cell is the tab stop).
+    pub fn rows_html(&self, rows: std::ops::Range<usize>) -> String {
         use crate::chart::esc;
         use std::fmt::Write as _;
         let mut out = String::new();
-        for (ri, (row, cells)) in self.rows.iter().zip(&self.cells).enumerate() {
+        let n = self.rows.len().min(self.cells.len());
+        let end = rows.end.min(n);
+        let rows = rows.start.min(end)..end;
+        let start = rows.start;
+        let (names, cells) = (&self.rows[rows.clone()], &self.cells[rows]);
+        for (ri, (row, cells)) in (start..).zip(names.iter().zip(cells)) {
             let _ = write!(out, r#"<tr><th scope="row">{}</th>"#, esc(row));
             for (ci, (cell, col)) in cells.iter().zip(&self.cols).enumerate() {
                 let value = cell.value.map(|v| v.to_string()).unwrap_or_default();
@@ -166,7 +178,7 @@ impl Heatmap {
                     r#"<td class="cell" data-row="{}" data-col="{}" data-value="{value}" data-r="{ri}" data-c="{ci}" tabindex="{}" aria-label="{}" style="background: {}; color: {}">{}</td>"#,
                     esc(row),
                     esc(col),
-                    if ri == 0 && ci == 0 { "0" } else { "-1" },
+                    if ri == start && ci == 0 { "0" } else { "-1" },
                     esc(&label),
                     esc(&cell.fill),
                     cell.ink,
@@ -216,6 +228,38 @@ mod tests {
             "{html}"
         );
         assert_eq!(html.matches("<td").count(), 2);
+    }
+
+    #[test]
+    fn rows_html_draws_a_window_with_whole_heatmap_indices() {
+        let cell = |v: f64| HeatCell {
+            value: Some(v),
+            label: format!("{v}"),
+            detail: String::new(),
+            fill: "#fff".into(),
+            ink: "#000",
+        };
+        let h = Heatmap {
+            rows: (0..4).map(|i| format!("r{i}")).collect(),
+            cols: vec!["a".into()],
+            col_notes: vec![String::new()],
+            cells: (0..4).map(|i| vec![cell(f64::from(i))]).collect(),
+            scale: 1.0,
+        };
+        let html = h.rows_html(2..4);
+        assert_eq!(html.matches("<tr>").count(), 2);
+        assert!(html.starts_with(r#"<tr><th scope="row">r2</th>"#), "{html}");
+        assert!(
+            html.contains(r#"data-r="2" data-c="0" tabindex="0""#),
+            "{html}"
+        );
+        assert!(
+            html.contains(r#"data-r="3" data-c="0" tabindex="-1""#),
+            "{html}"
+        );
+        assert_eq!(h.rows_html(3..10).matches("<tr>").count(), 1);
+        assert_eq!(h.rows_html(7..10), "");
+        assert_eq!(h.body_html(), h.rows_html(0..4));
     }
 
     #[test]

@@ -26,3 +26,4 @@ pub mod nav;
 pub mod runtime;
 pub mod table;
 pub mod trajectories;
+pub mod window;

@@ -174,9 +174,32 @@ impl Table {
     /// `data-row` (its index), and with `pickable` the class `pick` and a
     /// tab stop (the page listens on the table, not on each row).
     pub fn body_html(&self, shown: usize, pickable: bool) -> String {
+        self.rows_html(0..shown.min(self.rows.len()), pickable)
+    }
+
+    /// The widest text of each column, its header or a cell, in characters
+    /// and at most `cap`: a virtualised table's columns keep these widths
+    /// whichever rows are drawn.
+    pub fn column_chars(&self, cap: usize) -> Vec<usize> {
+        let mut widths: Vec<usize> = self.headers.iter().map(|h| h.chars().count()).collect();
+        for row in &self.rows {
+            for (w, c) in widths.iter_mut().zip(row) {
+                *w = (*w).max(c.display().chars().count());
+            }
+        }
+        widths.into_iter().map(|w| w.min(cap)).collect()
+    }
+
+    /// [`Table::body_html`] of `rows` only (a virtualised table's window;
+    /// each row keeps its index in the whole table).
+    pub fn rows_html(&self, rows: std::ops::Range<usize>, pickable: bool) -> String {
         use std::fmt::Write as _;
         let mut out = String::new();
-        for (i, row) in self.rows.iter().take(shown).enumerate() {
+        let n = self.rows.len();
+        let end = rows.end.min(n);
+        let rows = rows.start.min(end)..end;
+        let start = rows.start;
+        for (i, row) in (start..).zip(&self.rows[rows]) {
             if pickable {
                 let _ = write!(out, r#"<tr data-row="{i}" class="pick" tabindex="0">"#);
             } else {
@@ -194,6 +217,26 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rows_html_keeps_each_rows_index_and_widths_cover_every_row() {
+        let t = Table {
+            title: "t".into(),
+            headers: vec!["a".into(), "bb".into()],
+            rows: (0..5)
+                .map(|i| vec![Cell::text(&"x".repeat(i)), Cell::text("y")])
+                .collect(),
+        };
+        let html = t.rows_html(2..4, true);
+        assert_eq!(html.matches("<tr ").count(), 2);
+        assert!(html.starts_with(r#"<tr data-row="2" class="pick" tabindex="0"><td>xx</td>"#));
+        assert!(html.contains(r#"<tr data-row="3""#));
+        assert_eq!(t.rows_html(4..9, false).matches("<tr ").count(), 1);
+        assert_eq!(t.rows_html(7..9, false), "");
+        assert_eq!(t.body_html(2, false), t.rows_html(0..2, false));
+        assert_eq!(t.column_chars(80), vec![4, 2]);
+        assert_eq!(t.column_chars(3), vec![3, 2]);
+    }
 
     #[test]
     fn body_html_escapes_and_marks_rows() {

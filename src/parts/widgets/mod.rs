@@ -3,6 +3,7 @@
 //! job slot ([`job`]).
 
 pub(crate) mod job;
+mod window;
 
 use gapscope_view::format::fmt;
 use gapscope_view::heatmap::Heatmap;
@@ -13,6 +14,7 @@ use leptos::prelude::*;
 use crate::parts::Workbench;
 use crate::web;
 use gapscope_worker::{Source, CORPUS_LABEL, EXAMPLE_LABEL};
+use window::Window;
 
 /// The hover card: its text and the pointer position.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,14 +25,15 @@ pub(crate) struct Hover {
 }
 
 /// A table with CSV and LaTeX export; with `on_row`, a click (or Enter) on
-/// a row picks it; with `shown`, only the first `shown` rows are drawn (the
-/// exports have every row).
+/// a row picks it; `windowed`: a long table scrolls in a box that draws
+/// [`gapscope_view::window::DRAWN`] rows at a time (the exports have every
+/// row).
 #[component]
 pub(crate) fn TableView(
     table: Table,
     wb: Workbench,
     #[prop(optional)] on_row: Option<Callback<usize>>,
-    #[prop(optional)] shown: Option<usize>,
+    #[prop(optional)] windowed: bool,
 ) -> impl IntoView {
     let slug: String = table
         .title
@@ -43,7 +46,16 @@ pub(crate) fn TableView(
         .collect::<Vec<_>>()
         .join("-");
     let pickable = on_row.is_some();
-    let body = table.body_html(shown.unwrap_or(usize::MAX), pickable);
+    let win = Window::new(table.rows.len());
+    let windowed = windowed && win.windowed();
+    // A windowed table's columns keep the width of their widest cell,
+    // whichever rows are drawn.
+    let widths = if windowed {
+        table.column_chars(48)
+    } else {
+        Vec::new()
+    };
+    let whole = (!windowed).then(|| table.body_html(usize::MAX, pickable));
     let (title, caption, headers) = (
         table.title.clone(),
         table.title.clone(),
@@ -51,9 +63,16 @@ pub(crate) fn TableView(
     );
     // The exports are written when asked for (a table may have thousands of rows).
     let table = StoredValue::new(table);
+    let body = move || match &whole {
+        Some(html) => html.clone(),
+        None => {
+            let rows = win.rows.get();
+            table.with_value(|t| win.wrap(&rows, &t.rows_html(rows.clone(), pickable)))
+        }
+    };
     let (n1, n2) = (slug.clone(), slug.clone());
     // One listener on the body, not one per row: the row is the event's
-    // `tr[data-row]` (rows are drawn from one HTML string, Table::body_html).
+    // `tr[data-row]` (rows are drawn from one HTML string, Table::rows_html).
     let pick = move |ev: &web_sys::Event| {
         if let (Some(f), Some(i)) = (on_row, picked(ev, "tr[data-row]", "data-row")) {
             f.run(i);
@@ -61,17 +80,35 @@ pub(crate) fn TableView(
     };
     view! {
         <div class="table-wrap">
-            <table class="data" data-testid="table" data-title=title>
+            <div
+                class="table-box"
+                class:windowed=windowed
+                on:scroll=move |ev| {
+                    if windowed {
+                        win.scrolled(&ev);
+                    }
+                }
+            >
+                <table class="data" data-testid="table" data-title=title>
                 <caption>{caption}</caption>
                 <thead>
                     <tr>
                         {headers
                             .into_iter()
-                            .map(|h| view! { <th scope="col">{h}</th> })
+                            .enumerate()
+                            .map(|(i, h)| {
+                                let width = widths.get(i).map(|w| format!("width: {}ch", w + 1));
+                                view! {
+                                    <th scope="col" style=width>
+                                        {h}
+                                    </th>
+                                }
+                            })
                             .collect_view()}
                     </tr>
                 </thead>
                 <tbody
+                    node_ref=win.body
                     inner_html=body
                     on:click=move |ev| pick(&ev)
                     on:keydown=move |ev| {
@@ -81,6 +118,7 @@ pub(crate) fn TableView(
                     }
                 ></tbody>
             </table>
+            </div>
             <div class="exports">
                 <button
                     class="link"
@@ -187,19 +225,37 @@ pub(crate) fn Figure(
 }
 
 /// A heatmap table: hover cards, click (or Enter) to pick a cell, arrow keys
-/// move between cells.
+/// move between cells; `windowed`: a long heatmap scrolls in a box that
+/// draws [`gapscope_view::window::DRAWN`] rows at a time.
 #[component]
+#[allow(
+    clippy::too_many_lines,
+    reason = "one view! tree and the listeners it names, in markup order"
+)]
 pub(crate) fn HeatmapView(
     heatmap: Heatmap,
     testid: &'static str,
     corner: &'static str,
     wb: Workbench,
     on_pick: Callback<(usize, usize)>,
+    #[prop(optional)] windowed: bool,
 ) -> impl IntoView {
     let scale = heatmap.scale;
     let cols = heatmap.cols.clone();
     let notes = heatmap.col_notes.clone();
     let (nr, nc) = (heatmap.rows.len(), cols.len());
+    let win = Window::new(nr);
+    let windowed = windowed && win.windowed();
+    // A windowed heatmap's row names keep the width of the longest.
+    let corner_width = windowed.then(|| {
+        let w = heatmap
+            .rows
+            .iter()
+            .map(|r| r.chars().count())
+            .max()
+            .unwrap_or(0);
+        format!("width: {}ch", w.min(48) + 1)
+    });
     let focus = move |r: usize, c: usize| {
         if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| {
             d.query_selector(&format!(
@@ -214,16 +270,22 @@ pub(crate) fn HeatmapView(
             }
         }
     };
-    let body = heatmap.body_html();
-    let details = StoredValue::new(
-        heatmap
-            .cells
-            .iter()
-            .map(|row| row.iter().map(|c| c.detail.clone()).collect::<Vec<_>>())
-            .collect::<Vec<_>>(),
-    );
+    let whole = (!windowed).then(|| heatmap.body_html());
+    let heatmap = StoredValue::new(heatmap);
+    let body = move || match &whole {
+        Some(html) => html.clone(),
+        None => {
+            let rows = win.rows.get();
+            heatmap.with_value(|h| win.wrap(&rows, &h.rows_html(rows.clone())))
+        }
+    };
     let detail = move |r: usize, c: usize| {
-        details.with_value(|d| d.get(r).and_then(|row| row.get(c)).cloned())
+        heatmap.with_value(|h| {
+            h.cells
+                .get(r)
+                .and_then(|row| row.get(c))
+                .map(|c| c.detail.clone())
+        })
     };
     // The cells are drawn from one HTML string (Heatmap::body_html); the
     // body listens for them all: the cell is the event's `td.cell`.
@@ -254,6 +316,7 @@ pub(crate) fn HeatmapView(
     };
     let body = view! {
         <tbody
+            node_ref=win.body
             inner_html=body
             on:mouseover=move |ev: leptos::ev::MouseEvent| {
                 wb.hover
@@ -302,10 +365,21 @@ pub(crate) fn HeatmapView(
     };
     view! {
         <div class="heatmap-wrap">
-            <table class="heatmap" data-testid=testid>
+            <div
+                class="heatmap-box"
+                class:windowed=windowed
+                on:scroll=move |ev| {
+                    if windowed {
+                        win.scrolled(&ev);
+                    }
+                }
+            >
+                <table class="heatmap" data-testid=testid>
                 <thead>
                     <tr>
-                        <th class="corner">{corner}</th>
+                        <th class="corner" style=corner_width>
+                            {corner}
+                        </th>
                         {cols
                             .iter()
                             .zip(notes.into_iter().chain(std::iter::repeat(String::new())))
@@ -323,6 +397,7 @@ pub(crate) fn HeatmapView(
                 </thead>
                 {body}
             </table>
+            </div>
             <div class="legend" aria-label="colour scale">
                 <span>{fmt(Some(-scale), 1)}</span>
                 <span class="bar"></span>

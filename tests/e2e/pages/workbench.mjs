@@ -131,7 +131,7 @@ export class WorkbenchPage {
     await t.waitFor();
     return t.evaluate((el) => ({
       headers: [...el.querySelectorAll('thead th')].map((th) => th.textContent),
-      rows: [...el.querySelectorAll('tbody tr')].map((tr) => [...tr.children].map((td) => td.textContent)),
+      rows: [...el.querySelectorAll('tbody tr:not(.pad)')].map((tr) => [...tr.children].map((td) => td.textContent)),
     }));
   }
 

@@ -1,0 +1,105 @@
+//! Virtualised tables: which rows of a long table a scrolling box draws.
+//!
+//! A table of thousands of rows is drawn [`DRAWN`] rows at a time inside a
+//! box of fixed height; two empty rows above and below stand for the rest,
+//! so the scroll bar is the whole table's. The window moves in steps of
+//! [`STEP`] rows, so that scrolling redraws it once every `STEP` rows, and
+//! always holds a step above and more than a screen below the first row in
+//! view.
+
+use std::ops::Range;
+
+/// Rows drawn at once.
+pub const DRAWN: usize = 120;
+
+/// The window moves in steps of this many rows.
+pub const STEP: usize = 40;
+
+/// The tallest box a virtualised table scrolls in, in rows (what a screen
+/// shows; the window holds `DRAWN − 2·STEP` = 40 rows below the first in
+/// view, more than this).
+pub const VISIBLE: usize = 24;
+
+/// The drawn rows of a table of `n` rows `row_px` high whose first row is
+/// `top` pixels above the top of its scrolling box (0 or less: not yet
+/// scrolled into).
+#[must_use]
+pub fn drawn(top: f64, row_px: f64, n: usize) -> Range<usize> {
+    if n <= DRAWN || !(row_px > 0.0) || !top.is_finite() {
+        return 0..n.min(DRAWN);
+    }
+    // Saturating float-to-int cast: a top below zero is row 0.
+    let at = (top.max(0.0) / row_px) as usize;
+    let first = ((at / STEP).saturating_sub(1) * STEP).min(n - DRAWN);
+    first..first + DRAWN
+}
+
+/// The heights in pixels of the empty rows above and below `rows` of `n`.
+#[must_use]
+pub fn pads(rows: &Range<usize>, n: usize, row_px: f64) -> (f64, f64) {
+    let above = rows.start as f64 * row_px;
+    let below = n.saturating_sub(rows.end) as f64 * row_px;
+    (above, below)
+}
+
+/// The empty row that stands for `px` pixels of rows not drawn (none for 0).
+#[must_use]
+pub fn pad_html(px: f64) -> String {
+    if px > 0.0 {
+        format!(r#"<tr class="pad" aria-hidden="true" style="height: {px:.0}px"></tr>"#)
+    } else {
+        String::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_tables_are_drawn_whole() {
+        assert_eq!(drawn(0.0, 24.0, 0), 0..0);
+        assert_eq!(drawn(5_000.0, 24.0, DRAWN), 0..DRAWN);
+        assert_eq!(drawn(f64::NAN, 24.0, 1_000), 0..DRAWN);
+        assert_eq!(drawn(100.0, 0.0, 1_000), 0..DRAWN);
+    }
+
+    #[test]
+    fn the_window_holds_the_rows_in_view_and_moves_in_steps() {
+        let n = 1_000;
+        let h = 24.0;
+        let mut redraws = 0;
+        let mut last = drawn(0.0, h, n);
+        for px in 0..(n as u32 * 24) {
+            let top = f64::from(px);
+            let w = drawn(top, h, n);
+            assert_eq!(w.len(), DRAWN);
+            let at = (top / h) as usize;
+            // Every row in view (VISIBLE from `at`) is drawn.
+            assert!(
+                w.start <= at && (at + VISIBLE).min(n) <= w.end,
+                "{top}: {w:?}"
+            );
+            assert_eq!(w.start % STEP, 0, "{w:?}");
+            if w != last {
+                redraws += 1;
+                last = w;
+            }
+        }
+        // One redraw per step, until the window reaches the end.
+        assert_eq!(redraws, (n - DRAWN) / STEP);
+        assert_eq!(drawn(1e12, h, n), n - DRAWN..n);
+        assert_eq!(drawn(-50.0, h, n), 0..DRAWN);
+    }
+
+    #[test]
+    fn pads_stand_for_the_rows_not_drawn() {
+        let rows = 40..160;
+        assert_eq!(pads(&rows, 1_000, 24.0), (960.0, 840.0 * 24.0));
+        assert_eq!(pad_html(0.0), "");
+        assert_eq!(
+            pad_html(960.0),
+            r#"<tr class="pad" aria-hidden="true" style="height: 960px"></tr>"#
+        );
+    }
+}
