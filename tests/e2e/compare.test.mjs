@@ -9,28 +9,21 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
+import { writeCompareInput } from '../../scripts/compare-input.mjs';
 import { startServer } from '../../scripts/serve.mjs';
 import { WorkbenchPage } from './pages/workbench.mjs';
 import { launch, record } from './support/browser.mjs';
+import { ARTIFACTS, CLI, DIST, PAGE, RELEASE_CLI, need, shared } from './support/needs.mjs';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const CLI = join(ROOT, 'target/release/gapscope');
-const ARTIFACTS = join(ROOT, 'tests/e2e/artifacts');
-const AIRLINE = resolve(ROOT, '../shared/data/tau2/airline/results');
-const A = join(AIRLINE, 'claude-sonnet-4-5__aide-platform__airline_1trial.json');
-const B = join(AIRLINE, 'gpt-oss-120b__langchain-agent__airline_1trial.json');
-const INSPECT = resolve(ROOT, '../shared/data/inspect');
-const EVAL = join(INSPECT, '2026-11-29T16-54-07-00-00_arith-agent_ZKFTMo2fnNsmPRjuUtSfAY.eval');
-const EVAL_JSON = join(INSPECT, '2026-11-29T16-54-10-00-00_arith-agent_RUTTu4uSk2DFBUScuc9P9j.json');
-for (const [what, path] of [['the built page (trunk build --release)', join(ROOT, 'dist/index.html')],
-  ['the release CLI (cargo build --release -p gapscope-cli)', CLI],
-  ['the shared τ²-bench files (../shared/data/tau2)', A], ['the shared τ²-bench files', B],
-  ['the shared Inspect logs (../shared/data/inspect)', EVAL], ['the shared Inspect logs', EVAL_JSON]]) {
-  if (!existsSync(path)) throw new Error(`missing ${what}: ${path}`);
-}
+const [A, B, EVAL, EVAL_JSON] = need(PAGE, RELEASE_CLI,
+  shared('tau2/airline/results/claude-sonnet-4-5__aide-platform__airline_1trial.json'),
+  shared('tau2/airline/results/gpt-oss-120b__langchain-agent__airline_1trial.json'),
+  shared('inspect/2026-11-29T16-54-07-00-00_arith-agent_ZKFTMo2fnNsmPRjuUtSfAY.eval'),
+  shared('inspect/2026-11-29T16-54-10-00-00_arith-agent_RUTTu4uSk2DFBUScuc9P9j.json')).slice(2);
+const INSPECT = dirname(EVAL);
 
 /** What the page shows for a 0–1 number on 0–100 (gapscope_view::format::fmt). */
 function pct(v, decimals = 1) {
@@ -80,7 +73,7 @@ let rec;
 
 before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  server = await startServer(join(ROOT, 'dist'));
+  server = await startServer(DIST);
   context = await launch();
   page = context.pages()[0] ?? await context.newPage();
   rec = await record(context, page);
@@ -217,6 +210,44 @@ test('two Inspect AI logs of one model: split by file, epochs as trials, the num
   const prow = (await wb.table('Pairs')).rows[0];
   assert.deepEqual(prow.slice(2, 4), [String(pair.comparison.common), pct(pair.comparison.delta)]);
   assert.equal(prow[12], pText(pair.permutation_p.holm));
+});
+
+test('a long comparison: the per-task table and the heatmap scroll in windows that reach every task, and the focus follows the arrow keys', async () => {
+  // 3 runs × 400 tasks: more than the 120 rows a window draws.
+  await wb.fileInput.setInputFiles(writeCompareInput(3, 400, 1));
+  await page.waitForFunction(() => /run-2/.test(document.querySelector('table.data[data-title=Runs]')?.textContent ?? ''),
+    null, { timeout: 120_000 });
+  const csv = (await wb.exportTable('Tasks:', 'csv')).text.trim().split('\n').slice(1).map((l) => l.split(',')[0]);
+  assert.equal(csv.length, 400, 'the CSV has every task');
+  const table = page.locator('table.data[data-title^="Tasks:"]');
+  const drawn = () => table.locator('tbody tr[data-row]').evaluateAll((trs) => trs.map((tr) => [Number(tr.dataset.row), tr.cells[0].textContent]));
+  let rows = await drawn();
+  assert.deepEqual(rows, csv.slice(0, 120).map((k, i) => [i, k]), 'the first window: the first 120 tasks');
+  // Scrolled to the end: the last window, in the order of the CSV.
+  const box = page.locator('.table-box', { has: table });
+  await box.evaluate((el) => { el.scrollTop = el.scrollHeight; });
+  await page.waitForFunction(() => document.querySelector('table.data[data-title^="Tasks:"] tbody tr[data-row="399"]'));
+  rows = await drawn();
+  assert.deepEqual(rows, csv.slice(280).map((k, i) => [280 + i, k]), 'the last window: the last 120 tasks');
+  // The box is shorter than the table: the page does not grow with the tasks.
+  const [boxH, tableH] = await box.evaluate((el) => [el.clientHeight, el.scrollHeight]);
+  assert.ok(boxH < tableH / 4, `box ${boxH}px, table ${tableH}px`);
+  // The last task, clicked, opens side by side.
+  await table.locator('tbody tr[data-row="399"]').click();
+  await page.waitForFunction((k) => document.querySelector('[data-testid=side-by-side]')?.dataset.task === k, csv[399]);
+
+  // The heatmap: every task a row; ↓ from the first cell past the first
+  // window keeps the focus (the window redraws under it).
+  const heat = page.getByTestId('task-heatmap');
+  await heat.locator('td[data-r="0"][data-c="1"]').focus();
+  for (let r = 1; r <= 130; r++) {
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction((want) => document.activeElement?.dataset.r === String(want), r);
+  }
+  const focused = await page.evaluate(() => [document.activeElement.dataset.c, document.activeElement.closest('tr').querySelector('th').textContent]);
+  const keys = [...new Set(csv)].sort();
+  assert.deepEqual(focused, ['1', keys[130]], 'the focus is on task 131, run 2');
+  assert.ok(await heat.locator('tbody tr:not(.pad)').count() <= 120, 'at most a window of rows drawn');
 });
 
 test('no console errors and no request to any other origin', async () => {

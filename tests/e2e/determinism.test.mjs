@@ -14,21 +14,16 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 import { startServer } from '../../scripts/serve.mjs';
 import { WorkbenchPage } from './pages/workbench.mjs';
 import { launch, record } from './support/browser.mjs';
+import { CLI, PAGE, RELEASE_CLI, ROOT, need } from './support/needs.mjs';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const CLI = join(ROOT, 'target/release/gapscope');
 const REL = 1e-12;
 
-for (const [what, path] of [['the built page (trunk build --release)', join(ROOT, 'dist/index.html')],
-  ['the release CLI (cargo build --release -p gapscope-cli)', CLI]]) {
-  if (!existsSync(path)) throw new Error(`missing ${what}: ${path}`);
-}
+need(PAGE, RELEASE_CLI);
 
 /**
  * Every difference between two JSON trees, as "path: what" lines. Numbers may

@@ -10,19 +10,14 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 import { startServer } from '../../scripts/serve.mjs';
 import { WorkbenchPage } from './pages/workbench.mjs';
 import { launch } from './support/browser.mjs';
+import { ARTIFACTS, CLI, PAGE, RELEASE_CLI, ROOT, need } from './support/needs.mjs';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const CLI = join(ROOT, 'target/release/gapscope');
-const ARTIFACTS = join(ROOT, 'tests/e2e/artifacts');
-for (const [what, path] of [['the built page (trunk build --release)', join(ROOT, 'dist/index.html')],
-  ['the release CLI (cargo build --release -p gapscope-cli)', CLI]]) {
-  if (!existsSync(path)) throw new Error(`missing ${what}: ${path}`);
-}
+need(PAGE, RELEASE_CLI);
 
 let server;
 let context;

@@ -6,15 +6,14 @@
 // Needs `trunk build --release`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 
 import { startServer } from '../../scripts/serve.mjs';
 import { WorkbenchPage } from './pages/workbench.mjs';
 import { launch, record } from './support/browser.mjs';
+import { PAGE, ROOT, need } from './support/needs.mjs';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-if (!existsSync(join(ROOT, 'dist/index.html'))) throw new Error('missing the built page (trunk build --release): dist/index.html');
+need(PAGE);
 
 const PARTS = {
   gaps: { loader: 'worker_loader.js', wasm: 'worker_bg.wasm' },

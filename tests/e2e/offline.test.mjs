@@ -9,24 +9,20 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { WorkbenchPage } from './pages/workbench.mjs';
 import { foreignServer, launch, record, tryToLeak } from './support/browser.mjs';
+import { CLI, RELEASE_CLI, ROOT, SINGLE_FILE, need } from './support/needs.mjs';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const CLI = join(ROOT, 'target/release/gapscope');
 const SINGLE = join(ROOT, 'dist-single/gapscope.html');
 const SMALL = join(ROOT, 'tests/fixtures/profiles-small.csv');
 const REL = 1e-12;
 
-for (const [what, path] of [['the single file (node scripts/build-single.mjs)', SINGLE],
-  ['the release CLI (cargo build --release -p gapscope-cli)', CLI]]) {
-  if (!existsSync(path)) throw new Error(`missing ${what}: ${path}`);
-}
+need(SINGLE_FILE, RELEASE_CLI);
 
 function cliReport(file, ...args) {
   return JSON.parse(execFileSync(CLI, ['report', '--profiles', file, '--json', ...args], { encoding: 'utf8' }));

@@ -8,17 +8,16 @@
 // Needs `trunk build --release` and `cargo build --release -p gapscope-cli`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 
 import { startServer } from '../../scripts/serve.mjs';
 import { WorkbenchPage } from './pages/workbench.mjs';
 import { foreignServer, launch, record, tryToLeak } from './support/browser.mjs';
+import { PAGE, ROOT, need } from './support/needs.mjs';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const SMALL = join(ROOT, 'tests/fixtures/profiles-small.csv');
 
-if (!existsSync(join(ROOT, 'dist/index.html'))) throw new Error('missing the built page (trunk build --release): dist/index.html');
+need(PAGE);
 
 let server;
 let foreign;

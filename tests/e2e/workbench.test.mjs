@@ -8,25 +8,20 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
 import { startServer } from '../../scripts/serve.mjs';
 import { WorkbenchPage } from './pages/workbench.mjs';
 import { assertManifestReproduces } from './support/manifest.mjs';
+import { ARTIFACTS, CLI, PAGE, RELEASE_CLI, ROOT, need } from './support/needs.mjs';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const CLI = join(ROOT, 'target/release/gapscope');
-const ARTIFACTS = join(ROOT, 'tests/e2e/artifacts');
 const EXAMPLE = join(ROOT, 'assets/synthetic-example.csv');
 const SMALL = join(ROOT, 'tests/fixtures/profiles-small.csv');
 const BROKEN = join(ROOT, 'tests/fixtures/profiles-broken.csv');
 const TOL = 1e-9;
 
-for (const [what, path] of [['the built page (trunk build --release)', join(ROOT, 'dist/index.html')],
-  ['the release CLI (cargo build --release -p gapscope-cli)', CLI]]) {
-  if (!existsSync(path)) throw new Error(`missing ${what}: ${path}`);
-}
+need(PAGE, RELEASE_CLI);
 
 /** The CLI's JSON report for a file. */
 function cliReport(file, ...args) {
