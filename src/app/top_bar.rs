@@ -227,6 +227,7 @@ pub(crate) fn Status(wb: Workbench) -> impl IntoView {
                         class="pool muted"
                         data-testid="pool"
                         data-live=s.live.to_string()
+                        data-busy=s.busy.to_string()
                         data-terminated=s.terminated.to_string()
                         data-size=s.size.to_string()
                         data-memory=s.memory.to_string()

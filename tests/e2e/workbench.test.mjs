@@ -202,6 +202,9 @@ test('a long analysis shows its stages, and cancel stops its worker and keeps th
   const big = join(dir, 'big.csv');
   writeFileSync(big, execFileSync(CLI, ['synth', '--families', '300', '--per-family', '10'], { encoding: 'utf8' }));
   const before = await wb.cells(wb.gapHeatmap);
+  // No job of an earlier test still running (cancelled by the new file,
+  // it would be counted as terminated here: seen once under load).
+  await wb.waitWorkersIdle();
   const pool0 = await wb.pool();
   assert.ok(pool0.size >= 1 && pool0.size <= 4, `pool sized to the machine: ${JSON.stringify(pool0)}`);
   await wb.pickFile(big);

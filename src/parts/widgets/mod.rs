@@ -90,34 +90,36 @@ pub(crate) fn TableView(
                 }
             >
                 <table class="data" data-testid="table" data-title=title>
-                <caption>{caption}</caption>
-                <thead>
-                    <tr>
-                        {headers
-                            .into_iter()
-                            .enumerate()
-                            .map(|(i, h)| {
-                                let width = widths.get(i).map(|w| format!("width: {}ch", w + 1));
-                                view! {
-                                    <th scope="col" style=width>
-                                        {h}
-                                    </th>
-                                }
-                            })
-                            .collect_view()}
-                    </tr>
-                </thead>
-                <tbody
-                    node_ref=win.body
-                    inner_html=body
-                    on:click=move |ev| pick(&ev)
-                    on:keydown=move |ev| {
-                        if ev.key() == "Enter" {
-                            pick(&ev);
+                    <caption>{caption}</caption>
+                    <thead>
+                        <tr>
+                            {headers
+                                .into_iter()
+                                .enumerate()
+                                .map(|(i, h)| {
+                                    let width = widths
+                                        .get(i)
+                                        .map(|w| format!("width: {}ch", w + 1));
+                                    view! {
+                                        <th scope="col" style=width>
+                                            {h}
+                                        </th>
+                                    }
+                                })
+                                .collect_view()}
+                        </tr>
+                    </thead>
+                    <tbody
+                        node_ref=win.body
+                        inner_html=body
+                        on:click=move |ev| pick(&ev)
+                        on:keydown=move |ev| {
+                            if ev.key() == "Enter" {
+                                pick(&ev);
+                            }
                         }
-                    }
-                ></tbody>
-            </table>
+                    ></tbody>
+                </table>
             </div>
             <div class="exports">
                 <button
@@ -375,28 +377,28 @@ pub(crate) fn HeatmapView(
                 }
             >
                 <table class="heatmap" data-testid=testid>
-                <thead>
-                    <tr>
-                        <th class="corner" style=corner_width>
-                            {corner}
-                        </th>
-                        {cols
-                            .iter()
-                            .zip(notes.into_iter().chain(std::iter::repeat(String::new())))
-                            .map(|(c, n)| {
-                                view! {
-                                    <th scope="col">
-                                        {c.clone()}
-                                        {(!n.is_empty())
-                                            .then(|| view! { <div class="note">{n}</div> })}
-                                    </th>
-                                }
-                            })
-                            .collect_view()}
-                    </tr>
-                </thead>
-                {body}
-            </table>
+                    <thead>
+                        <tr>
+                            <th class="corner" style=corner_width>
+                                {corner}
+                            </th>
+                            {cols
+                                .iter()
+                                .zip(notes.into_iter().chain(std::iter::repeat(String::new())))
+                                .map(|(c, n)| {
+                                    view! {
+                                        <th scope="col">
+                                            {c.clone()}
+                                            {(!n.is_empty())
+                                                .then(|| view! { <div class="note">{n}</div> })}
+                                        </th>
+                                    }
+                                })
+                                .collect_view()}
+                        </tr>
+                    </thead>
+                    {body}
+                </table>
             </div>
             <div class="legend" aria-label="colour scale">
                 <span>{fmt(Some(-scale), 1)}</span>

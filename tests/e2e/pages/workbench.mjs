@@ -73,6 +73,12 @@ export class WorkbenchPage {
   }
 
   /** The worker pool as the status line reports it: {size, live, terminated}. */
+  /** Wait until no worker runs a job (a job left over from an earlier step). */
+  async waitWorkersIdle() {
+    await this.page.waitForFunction(() => document.querySelector('[data-testid=pool]')?.dataset.busy === '0',
+      null, { timeout: 60_000 });
+  }
+
   async pool() {
     const el = this.page.getByTestId('pool');
     return {
