@@ -185,6 +185,15 @@ test('two runs dropped alone: the Compare view equals gapscope compare --json, a
     .filter((el) => { for (let p = el.parentElement; p; p = p.parentElement) { if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(p).overflowX)) return false; } return true; }))
     .slice(0, 5).map((el) => `${el.tagName}.${el.className}[${el.dataset.testid ?? ''}] ${Math.round(el.getBoundingClientRect().width)}px`));
   assert.deepEqual(wide, [], 'no sideways scrolling');
+  // A narrow window (400 px), the task still open: the page does not scroll
+  // sideways (wide tables scroll in their boxes, long calls and names wrap).
+  await page.setViewportSize({ width: 400, height: 800 });
+  try {
+    await page.waitForFunction(() => window.innerWidth === 400);
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 400, 'the Compare view fits 400 px');
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 1000 });
+  }
 });
 
 test('two Inspect AI logs of one model: split by file, epochs as trials, the numbers of gapscope compare --json', async () => {
@@ -217,6 +226,7 @@ test('a long comparison: the per-task table and the heatmap scroll in windows th
   await wb.fileInput.setInputFiles(writeCompareInput(3, 400, 1));
   await page.waitForFunction(() => /run-2/.test(document.querySelector('table.data[data-title=Runs]')?.textContent ?? ''),
     null, { timeout: 120_000 });
+  await page.getByTestId('task-differing').uncheck(); // checked by the first test
   const csv = (await wb.exportTable('Tasks:', 'csv')).text.trim().split('\n').slice(1).map((l) => l.split(',')[0]);
   assert.equal(csv.length, 400, 'the CSV has every task');
   const table = page.locator('table.data[data-title^="Tasks:"]');
