@@ -320,14 +320,14 @@ fn Comparison(wb: Workbench, report: Arc<CompareReport>) -> impl IntoView {
     let n = r.with_value(|r| r.runs.len());
     let notes = r.with_value(|r| r.notes.clone());
     // Drawn in stages, a frame each, so that no task holds the page: the
-    // summary and runs (stage 0); the pairs (1); the chosen pair's forest
-    // and tasks (2); the task × run heatmap (3).
-    // Each closure reads a memo of "this stage is reached", not the stage:
-    // a later stage does not redraw the earlier ones.
+    // summary and runs (stage 0); the pairwise matrix (1); the pairs table
+    // (2); the chosen pair's forest and tasks (3); the task × run heatmap
+    // (4). Each closure reads a memo of "this stage is reached", not the
+    // stage: a later stage does not redraw the earlier ones.
     let stage = RwSignal::new(0u8);
-    advance(stage, 3);
+    advance(stage, 4);
     let reached = |k: u8| Memo::new(move |_| stage.get() >= k);
-    let (s1, s2, s3) = (reached(1), reached(2), reached(3));
+    let (s1, s2, s3, s4) = (reached(1), reached(2), reached(3), reached(4));
     view! {
         <p class="detail" data-testid="compare-summary">
             {r.with_value(|r| cv::summary_line(r))}
@@ -380,7 +380,7 @@ fn Comparison(wb: Workbench, report: Arc<CompareReport>) -> impl IntoView {
                             .into_any()
                     }}
                     {move || {
-                        s1.get()
+                        s2.get()
                             .then(|| {
                                 view! {
                                     <TableView table=r.with_value(|r| cv::pairs_table(r)) wb=wb />
@@ -388,7 +388,7 @@ fn Comparison(wb: Workbench, report: Arc<CompareReport>) -> impl IntoView {
                             })
                     }}
                     {move || {
-                        if !s2.get() {
+                        if !s3.get() {
                             return ().into_any();
                         }
                         let (i, j) = c.pair.get();
@@ -419,12 +419,20 @@ fn Comparison(wb: Workbench, report: Arc<CompareReport>) -> impl IntoView {
                     }}
                     <h3>"Tasks × runs (mean reward, 0–100)"</h3>
                     {move || {
-                        if !s3.get() {
+                        if !s4.get() {
                             return ().into_any();
                         }
                         let filter = c.filter.get();
-                        let heatmap = r.with_value(|r| cv::task_heatmap(r, &filter));
+                        let heatmap = r.with_value(|r| cv::task_heatmap_rows(r, &filter));
                         let keys = StoredValue::new(heatmap.rows.clone());
+                        let cells_of = Callback::new(move |rows: std::ops::Range<usize>| {
+                            keys.with_value(|k| {
+                                let end = rows.end.min(k.len());
+                                let rows = rows.start.min(end)..end;
+                                r.with_value(|r| cv::task_heatmap_cells(r, &k[rows]))
+                            })
+                        });
+                        // The cells of the rows drawn are made as they are drawn.
                         view! {
                             <HeatmapView
                                 heatmap=heatmap
@@ -432,6 +440,7 @@ fn Comparison(wb: Workbench, report: Arc<CompareReport>) -> impl IntoView {
                                 corner="task \\ run"
                                 wb=wb
                                 windowed=true
+                                cells_of=cells_of
                                 on_pick=Callback::new(move |(t, _): (usize, usize)| {
                                     if let Some(key) = keys.with_value(|k| k.get(t).cloned()) {
                                         r.with_value(|r| wb.open_side_by_side(r, &key, 0, 0));

@@ -160,30 +160,50 @@ impl Heatmap {
     /// window: each cell keeps its row's index in the whole heatmap, and
     /// the window's first cell is the tab stop).
     pub fn rows_html(&self, rows: std::ops::Range<usize>) -> String {
-        use crate::chart::esc;
-        use std::fmt::Write as _;
-        let mut out = String::new();
         let n = self.rows.len().min(self.cells.len());
         let end = rows.end.min(n);
         let rows = rows.start.min(end)..end;
-        let start = rows.start;
-        let (names, cells) = (&self.rows[rows.clone()], &self.cells[rows]);
+        self.rows_html_of(rows.start, &self.cells[rows])
+    }
+
+    /// [`Heatmap::rows_html`] of the rows from `start` with the cells
+    /// `cells` (made for those rows only; `self.cells` is not read).
+    pub fn rows_html_of(&self, start: usize, cells: &[Vec<HeatCell>]) -> String {
+        use crate::chart::esc_into;
+        use std::fmt::Write as _;
+        // Written in one pass, each name escaped once (a window of 1,200
+        // cells is drawn in each frame of a scroll).
+        let mut out = String::with_capacity(cells.len() * self.cols.len() * 320);
+        let cols: Vec<String> = self.cols.iter().map(|c| crate::chart::esc(c)).collect();
+        let names = self.rows.get(start..).unwrap_or_default();
         for (ri, (row, cells)) in (start..).zip(names.iter().zip(cells)) {
-            let _ = write!(out, r#"<tr><th scope="row">{}</th>"#, esc(row));
-            for (ci, (cell, col)) in cells.iter().zip(&self.cols).enumerate() {
-                let value = cell.value.map(|v| v.to_string()).unwrap_or_default();
-                let label = format!("{row}, {}", cell.detail.replace('\n', ", "));
+            let name = crate::chart::esc(row);
+            let _ = write!(out, r#"<tr><th scope="row">{name}</th>"#);
+            for (ci, (cell, col)) in cells.iter().zip(&cols).enumerate() {
                 let _ = write!(
                     out,
-                    r#"<td class="cell" data-row="{}" data-col="{}" data-value="{value}" data-r="{ri}" data-c="{ci}" tabindex="{}" aria-label="{}" style="background: {}; color: {}">{}</td>"#,
-                    esc(row),
-                    esc(col),
-                    if ri == start && ci == 0 { "0" } else { "-1" },
-                    esc(&label),
-                    esc(&cell.fill),
-                    cell.ink,
-                    esc(&cell.label),
+                    r#"<td class="cell" data-row="{name}" data-col="{col}" data-value=""#
                 );
+                if let Some(v) = cell.value {
+                    let _ = write!(out, "{v}");
+                }
+                let tab = if ri == start && ci == 0 { "0" } else { "-1" };
+                let _ = write!(
+                    out,
+                    r#"" data-r="{ri}" data-c="{ci}" tabindex="{tab}" aria-label="{name}, "#
+                );
+                // The hover text on one line.
+                for (k, line) in cell.detail.split('\n').enumerate() {
+                    if k > 0 {
+                        out.push_str(", ");
+                    }
+                    esc_into(&mut out, line);
+                }
+                out.push_str(r#"" style="background: "#);
+                esc_into(&mut out, &cell.fill);
+                let _ = write!(out, "; color: {}\">", cell.ink);
+                esc_into(&mut out, &cell.label);
+                out.push_str("</td>");
             }
             out.push_str("</tr>");
         }
@@ -260,6 +280,7 @@ mod tests {
         assert_eq!(h.rows_html(3..10).matches("<tr>").count(), 1);
         assert_eq!(h.rows_html(7..10), "");
         assert_eq!(h.body_html(), h.rows_html(0..4));
+        assert_eq!(h.rows_html_of(2, &h.cells[2..4]), html);
     }
 
     #[test]

@@ -206,7 +206,9 @@ impl Table {
                 let _ = write!(out, r#"<tr data-row="{i}">"#);
             }
             for c in row {
-                let _ = write!(out, "<td>{}</td>", crate::chart::esc(&c.display()));
+                out.push_str("<td>");
+                crate::chart::esc_into(&mut out, &c.display());
+                out.push_str("</td>");
             }
             out.push_str("</tr>");
         }

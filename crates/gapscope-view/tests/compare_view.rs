@@ -6,8 +6,8 @@ use gapscope_compare::{compare, RunOptions, Source};
 use gapscope_data::trajectory::{Message, ToolCall, Trajectory};
 use gapscope_stats::paired::Settings;
 use gapscope_view::compare::{
-    forest, pair_matrix, runs_table, side_by_side, task_heatmap, task_table, trials_of, PKind,
-    TaskOrder,
+    forest, pair_matrix, runs_table, side_by_side, task_heatmap, task_heatmap_cells,
+    task_heatmap_rows, task_table, trials_of, PKind, TaskOrder,
 };
 use serde_json::json;
 
@@ -113,6 +113,14 @@ fn the_task_heatmap_has_every_task_and_an_empty_cell_for_the_missing() {
     let h = task_heatmap(&r, "");
     assert_eq!(h.rows.len(), 5);
     assert_eq!(task_heatmap(&r, "/9").rows, ["airline/9"]);
+    // The page's window: the rows without cells, then the cells of some rows.
+    let frame = task_heatmap_rows(&r, "");
+    assert_eq!(
+        (frame.rows.as_slice(), frame.cells.len()),
+        (h.rows.as_slice(), 0)
+    );
+    let some = task_heatmap_cells(&r, &frame.rows[3..5]);
+    assert_eq!(some, h.cells[3..5]);
     assert_eq!((h.cols.len(), h.col_notes.len()), (2, 2));
     assert_eq!(h.rows[4], "airline/9");
     assert_eq!(h.cells[4][0].value, None, "A never attempted task 9");

@@ -6,10 +6,11 @@ pub(crate) mod job;
 mod window;
 
 use gapscope_view::format::fmt;
-use gapscope_view::heatmap::Heatmap;
+use gapscope_view::heatmap::{HeatCell, Heatmap};
 use gapscope_view::nav::{Choice, ViewId};
 use gapscope_view::table::Table;
 use leptos::prelude::*;
+use std::ops::Range;
 
 use crate::parts::Workbench;
 use crate::web;
@@ -228,7 +229,9 @@ pub(crate) fn Figure(
 
 /// A heatmap table: hover cards, click (or Enter) to pick a cell, arrow keys
 /// move between cells; `windowed`: a long heatmap scrolls in a box that
-/// draws [`gapscope_view::window::DRAWN`] rows at a time.
+/// draws [`gapscope_view::window::DRAWN`] rows at a time, and with
+/// `cells_of` the heatmap comes without cells and the cells of the rows
+/// drawn are made as they are drawn.
 #[component]
 #[allow(
     clippy::too_many_lines,
@@ -241,6 +244,7 @@ pub(crate) fn HeatmapView(
     wb: Workbench,
     on_pick: Callback<(usize, usize)>,
     #[prop(optional)] windowed: bool,
+    #[prop(optional)] cells_of: Option<Callback<Range<usize>, Vec<Vec<HeatCell>>>>,
 ) -> impl IntoView {
     let scale = heatmap.scale;
     let cols = heatmap.cols.clone();
@@ -272,22 +276,40 @@ pub(crate) fn HeatmapView(
             }
         }
     };
+    let mut heatmap = heatmap;
+    if let (Some(f), false) = (cells_of, windowed) {
+        heatmap.cells = f.run(0..nr);
+    }
     let whole = (!windowed).then(|| heatmap.body_html());
     let heatmap = StoredValue::new(heatmap);
-    let body = move || match &whole {
-        Some(html) => html.clone(),
-        None => {
+    // With `cells_of`: the first row drawn and the cells of the rows drawn.
+    let drawn = StoredValue::new((0usize, Vec::<Vec<HeatCell>>::new()));
+    let body = move || match (&whole, cells_of) {
+        (Some(html), _) => html.clone(),
+        (None, None) => {
             let rows = win.rows.get();
             heatmap.with_value(|h| win.wrap(&rows, &h.rows_html(rows.clone())))
         }
+        (None, Some(f)) => {
+            let rows = win.rows.get();
+            let cells = f.run(rows.clone());
+            let html = heatmap.with_value(|h| h.rows_html_of(rows.start, &cells));
+            drawn.set_value((rows.start, cells));
+            win.wrap(&rows, &html)
+        }
     };
     let detail = move |r: usize, c: usize| {
-        heatmap.with_value(|h| {
-            h.cells
+        let of = |cells: &[Vec<HeatCell>], r: usize| {
+            cells
                 .get(r)
                 .and_then(|row| row.get(c))
                 .map(|c| c.detail.clone())
-        })
+        };
+        if windowed && cells_of.is_some() {
+            drawn.with_value(|(start, cells)| of(cells, r.checked_sub(*start)?))
+        } else {
+            heatmap.with_value(|h| of(&h.cells, r))
+        }
     };
     // The cells are drawn from one HTML string (Heatmap::body_html); the
     // body listens for them all: the cell is the event's `td.cell`.

@@ -1,0 +1,14 @@
+import { chromium } from 'playwright-core';
+import { startServer } from '../scripts/serve.mjs';
+import { writeCompareInput } from '../scripts/compare-input.mjs';
+const file = writeCompareInput(10, 1000, 4);
+const server = await startServer('/work/main/dist');
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] });
+const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+page.on('console', (m) => { if (m.text().includes('PROBE')) console.log(m.text()); });
+await page.goto(`${server.url}?view=compare&B=10000`);
+await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.getAttribute('aria-busy') === 'false');
+await page.locator('[data-testid=file-input]').setInputFiles(file);
+await page.getByTestId('task-heatmap').waitFor({ timeout: 120000 });
+await page.waitForTimeout(500);
+await browser.close(); await server.close();
