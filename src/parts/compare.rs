@@ -9,6 +9,7 @@ use gapscope_compare::{CompareReport, Merge, RunKey, RunOptions};
 use gapscope_data::trajectory::Trajectory;
 use gapscope_stats::paired::Settings;
 use gapscope_view::compare::{self as cv, PKind, TaskOrder};
+use gapscope_view::heatmap::Heatmap;
 use gapscope_worker::ask;
 use leptos::prelude::*;
 use std::sync::Arc;
@@ -321,13 +322,25 @@ fn Comparison(wb: Workbench, report: Arc<CompareReport>) -> impl IntoView {
     let notes = r.with_value(|r| r.notes.clone());
     // Drawn in stages, a frame each, so that no task holds the page: the
     // summary and runs (stage 0); the pairwise matrix (1); the pairs table
-    // (2); the chosen pair's forest and tasks (3); the task × run heatmap
-    // (4). Each closure reads a memo of "this stage is reached", not the
-    // stage: a later stage does not redraw the earlier ones.
+    // (2); the chosen pair's forest and tasks (3); the task × run
+    // heatmap's rows (4), then its cells (5). Each closure reads a memo of
+    // "this stage is reached", not the stage: a later stage does not
+    // redraw the earlier ones.
     let stage = RwSignal::new(0u8);
-    advance(stage, 4);
+    advance(stage, 5);
     let reached = |k: u8| Memo::new(move |_| stage.get() >= k);
-    let (s1, s2, s3, s4) = (reached(1), reached(2), reached(3), reached(4));
+    let (s1, s2, s3, s4, s5) = (reached(1), reached(2), reached(3), reached(4), reached(5));
+    // The heatmap's rows (the tasks passing the filter), made a frame
+    // before its cells are drawn.
+    let heat_rows = RwSignal::new(None::<Arc<Heatmap>>);
+    Effect::new(move |_| {
+        if s4.get() {
+            let filter = c.filter.get();
+            heat_rows.set(Some(Arc::new(
+                r.with_value(|r| cv::task_heatmap_rows(r, &filter)),
+            )));
+        }
+    });
     view! {
         <p class="detail" data-testid="compare-summary">
             {r.with_value(|r| cv::summary_line(r))}
@@ -419,18 +432,15 @@ fn Comparison(wb: Workbench, report: Arc<CompareReport>) -> impl IntoView {
                     }}
                     <h3>"Tasks × runs (mean reward, 0–100)"</h3>
                     {move || {
-                        if !s4.get() {
+                        let (true, Some(frame)) = (s5.get(), heat_rows.get()) else {
                             return ().into_any();
-                        }
-                        let filter = c.filter.get();
-                        let heatmap = r.with_value(|r| cv::task_heatmap_rows(r, &filter));
-                        let keys = StoredValue::new(heatmap.rows.clone());
+                        };
+                        let heatmap = (*frame).clone();
                         let cells_of = Callback::new(move |rows: std::ops::Range<usize>| {
-                            keys.with_value(|k| {
-                                let end = rows.end.min(k.len());
-                                let rows = rows.start.min(end)..end;
-                                r.with_value(|r| cv::task_heatmap_cells(r, &k[rows]))
-                            })
+                            let k = &frame.rows;
+                            let end = rows.end.min(k.len());
+                            let rows = rows.start.min(end)..end;
+                            r.with_value(|r| cv::task_heatmap_cells(r, &k[rows]))
                         });
                         // The cells of the rows drawn are made as they are drawn.
                         view! {
@@ -442,7 +452,9 @@ fn Comparison(wb: Workbench, report: Arc<CompareReport>) -> impl IntoView {
                                 windowed=true
                                 cells_of=cells_of
                                 on_pick=Callback::new(move |(t, _): (usize, usize)| {
-                                    if let Some(key) = keys.with_value(|k| k.get(t).cloned()) {
+                                    if let Some(key) = heat_rows
+                                        .with_untracked(|h| h.as_ref()?.rows.get(t).cloned())
+                                    {
                                         r.with_value(|r| wb.open_side_by_side(r, &key, 0, 0));
                                     }
                                 })
