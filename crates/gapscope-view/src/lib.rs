@@ -22,6 +22,7 @@ pub mod evidence;
 pub mod format;
 pub mod gaps;
 pub mod heatmap;
+pub mod markup;
 pub mod nav;
 pub mod runtime;
 pub mod table;

@@ -226,7 +226,7 @@ mod tests {
             title: "t".into(),
             headers: vec!["a".into(), "bb".into()],
             rows: (0..5)
-                .map(|i| vec![Cell::text(&"x".repeat(i)), Cell::text("y")])
+                .map(|i| vec![Cell::text("x".repeat(i)), Cell::text("y")])
                 .collect(),
         };
         let html = t.rows_html(2..4, true);

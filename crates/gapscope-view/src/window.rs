@@ -26,7 +26,7 @@ pub const VISIBLE: usize = 24;
 /// scrolled into).
 #[must_use]
 pub fn drawn(top: f64, row_px: f64, n: usize) -> Range<usize> {
-    if n <= DRAWN || !(row_px > 0.0) || !top.is_finite() {
+    if n <= DRAWN || row_px.is_nan() || row_px <= 0.0 || !top.is_finite() {
         return 0..n.min(DRAWN);
     }
     // Saturating float-to-int cast: a top below zero is row 0.
@@ -81,7 +81,10 @@ mod tests {
                 w.start <= at && (at + VISIBLE).min(n) <= w.end,
                 "{top}: {w:?}"
             );
-            assert!(w.start % STEP == 0 || w.start == n - DRAWN, "{w:?}");
+            assert!(
+                w.start.is_multiple_of(STEP) || w.start == n - DRAWN,
+                "{w:?}"
+            );
             if w != last {
                 redraws += 1;
                 last = w;

@@ -64,12 +64,12 @@ pub(crate) fn TableView(
     );
     // The exports are written when asked for (a table may have thousands of rows).
     let table = StoredValue::new(table);
-    let body = move || match &whole {
-        Some(html) => html.clone(),
-        None => {
-            let rows = win.rows.get();
-            table.with_value(|t| win.wrap(&rows, &t.rows_html(rows.clone(), pickable)))
+    let body = move || {
+        if let Some(html) = &whole {
+            return html.clone();
         }
+        let rows = win.rows.get();
+        table.with_value(|t| win.wrap(&rows, &t.rows_html(rows.clone(), pickable)))
     };
     let (n1, n2) = (slug.clone(), slug.clone());
     // One listener on the body, not one per row: the row is the event's
