@@ -12,7 +12,8 @@ use gapscope_worker::{ask, OverviewResult, Source};
 use leptos::prelude::*;
 
 use crate::parts::widgets::job::JobSlot;
-use crate::parts::widgets::{row_keys, Figure, TableView};
+use crate::parts::widgets::window::Window;
+use crate::parts::widgets::{closest_of, row_keys, Figure, TableView};
 use crate::parts::{source_label, Workbench};
 use crate::pool::JobId;
 use crate::web;
@@ -279,7 +280,6 @@ pub(crate) fn TrajectoryList(wb: Workbench, overview: Arc<Overview>) -> impl Int
     let rows = Memo::new(move |_| {
         tv::trajectory_rows(&o_rows, &wb.traj.filter.get(), &wb.traj.order.get())
     });
-    const SHOWN: usize = 200;
     let o_list = o.clone();
     view! {
         <p class="sentence" data-testid="overview-summary">
@@ -547,80 +547,93 @@ pub(crate) fn TrajectoryList(wb: Workbench, overview: Arc<Overview>) -> impl Int
         {move || {
             let rows = rows.get();
             let o = o_list.clone();
-            let shown = rows.len().min(SHOWN);
-            let table = tv::list_table(&o, &rows[..shown]);
-            let ids: Vec<String> = rows[..shown]
-                .iter()
-                .map(|&i| o.trajectories[i].id.clone())
-                .collect();
-            view! {
-                <p class="detail" data-testid="trajectory-count">
-                    {format!(
-                        "{} of {} trajectories{}",
-                        rows.len(),
-                        o.trajectories.len(),
-                        if rows.len() > SHOWN {
-                            format!(
-                                "; the first {SHOWN} are listed: narrow the filters to see others",
-                            )
-                        } else {
-                            String::new()
-                        },
-                    )}
-                </p>
-                <div class="table-wrap">
-                    <table
-                        class="data trajectories"
-                        data-testid="trajectory-list"
-                        data-title="Trajectories"
-                    >
-                        <thead>
-                            <tr>
-                                {table
-                                    .headers
-                                    .iter()
-                                    .map(|h| view! { <th scope="col">{h.clone()}</th> })
-                                    .collect_view()}
-                            </tr>
-                        </thead>
-                        <tbody>
-                            {table
-                                .rows
+            view! { <ListTable wb=wb overview=o rows=rows /> }
+        }}
+        <TrajectoryViewer wb=wb operations=o.profile.operations.clone() />
+    }
+}
+
+/// The trajectory list: every trajectory passing the filters (`rows`,
+/// indices into the overview's trajectories), in a scrolling box that
+/// draws a window of rows; a click, Enter or space opens a trajectory,
+/// ↓/j and ↑/k move between rows.
+#[component]
+fn ListTable(wb: Workbench, overview: Arc<Overview>, rows: Vec<usize>) -> impl IntoView {
+    let o = overview;
+    let table = tv::list_table(&o, &rows);
+    let ids: Vec<String> = rows.iter().map(|&i| o.trajectories[i].id.clone()).collect();
+    let widths = table.column_chars(tv::LIST_CELL_CHARS);
+    let n = ids.len();
+    let win = Window::new(n);
+    let headers = table.headers.clone();
+    let (table, ids) = (StoredValue::new(table), StoredValue::new(ids));
+    let body = move || {
+        let drawn = win.rows.get();
+        let open = wb.traj.open.answer.with(|t| match t {
+            Some(Ok(t)) => ids.with_value(|ids| ids.iter().position(|id| *id == t.id)),
+            _ => None,
+        });
+        let html = table.with_value(|t| {
+            ids.with_value(|ids| tv::list_rows_html(t, ids, drawn.clone(), open))
+        });
+        win.wrap(&drawn, &html)
+    };
+    let id_of = move |ev: &web_sys::Event| -> Option<String> {
+        let i: usize = closest_of(ev, "tr[data-row]")?
+            .get_attribute("data-row")?
+            .parse()
+            .ok()?;
+        ids.with_value(|ids| ids.get(i).cloned())
+    };
+    view! {
+        <p class="detail" data-testid="trajectory-count">
+            {format!("{n} of {} trajectories", o.trajectories.len())}
+        </p>
+        <div class="table-wrap">
+            <div
+                class="table-box"
+                class:windowed=win.windowed()
+                on:scroll=move |ev| win.scrolled(&ev)
+            >
+                <table class="data trajectories" data-testid="trajectory-list" data-title="Trajectories">
+                    <thead>
+                        <tr>
+                            {headers
                                 .into_iter()
-                                .zip(ids)
-                                .map(|(cells, id)| {
-                                    let id2 = id.clone();
-                                    let id3 = id.clone();
+                                .zip(widths)
+                                .map(|(h, w)| {
                                     view! {
-                                        <tr
-                                            tabindex="0"
-                                            data-id=id.clone()
-                                            class:open=move || {
-                                                wb.traj
-                                                    .open
-                                                    .answer
-                                                    .with(|t| matches!(t, Some(Ok(t)) if t.id == id3))
-                                            }
-                                            on:click=move |_| wb.open_trajectory(id.clone())
-                                            on:keydown=move |ev| row_keys(
-                                                &ev,
-                                                || wb.open_trajectory(id2.clone()),
-                                            )
-                                        >
-                                            {cells
-                                                .into_iter()
-                                                .map(|c| view! { <td>{c.display()}</td> })
-                                                .collect_view()}
-                                        </tr>
+                                        <th scope="col" style=format!("width: {}ch", w + 1)>
+                                            {h}
+                                        </th>
                                     }
                                 })
                                 .collect_view()}
-                        </tbody>
-                    </table>
-                </div>
-            }
-        }}
-        <TrajectoryViewer wb=wb operations=o.profile.operations.clone() />
+                        </tr>
+                    </thead>
+                    <tbody
+                        node_ref=win.body
+                        inner_html=body
+                        on:click=move |ev| {
+                            if let Some(id) = id_of(&ev) {
+                                wb.open_trajectory(id);
+                            }
+                        }
+                        on:keydown=move |ev| {
+                            let id = id_of(&ev);
+                            row_keys(
+                                &ev,
+                                || {
+                                    if let Some(id) = id {
+                                        wb.open_trajectory(id);
+                                    }
+                                },
+                            );
+                        }
+                    ></tbody>
+                </table>
+            </div>
+        </div>
     }
 }
 

@@ -653,6 +653,25 @@ test('the synthetic corpus: a gap cell leads to that model\'s trajectories, and 
   await page.locator('[data-testid=trajectory-list] tbody tr').first().click();
   await page.getByTestId('trajectory-viewer').waitFor();
   assert.match(await page.getByTestId('viewer-labels').innerText(), /PL \[/);
+  // Every model: all 900 listed (no cap), in a box that draws a window of
+  // rows; scrolled through, the windows hold every trajectory of the file.
+  await page.getByTestId('filter-model').selectOption('');
+  assert.equal(await page.getByTestId('trajectory-count').innerText(), '900 of 900 trajectories');
+  const box = page.locator('.table-box', { has: page.getByTestId('trajectory-list') });
+  assert.ok(await page.locator('[data-testid=trajectory-list] tbody tr[data-id]').count() < 900, 'a window of rows is drawn');
+  const seen = new Set();
+  for (let top = 0; ; ) {
+    const ids = await page.locator('[data-testid=trajectory-list] tbody tr[data-id]').evaluateAll((trs) => trs.map((tr) => tr.dataset.id));
+    ids.forEach((id) => seen.add(id));
+    const [h, all] = await box.evaluate((el) => [el.clientHeight, el.scrollHeight]);
+    if (top + h >= all) break;
+    top += h;
+    await box.evaluate((el, t) => { el.scrollTop = t; }, top);
+    await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+  }
+  const fileIds = readFileSync(join(ROOT, 'assets/synthetic-trajectories/trajectories.jsonl'), 'utf8')
+    .trim().split('\n').map((l) => JSON.parse(l).id);
+  assert.deepEqual([...seen].sort(), [...fileIds].sort(), 'scrolling the list reaches every trajectory');
   // Stability: equal to `gapscope stability` on the same files and seed.
   await wb.openView('stability');
   await page.locator('table.data[data-title^="Cross-task stability"]').waitFor({ timeout: 60_000 });

@@ -3,7 +3,7 @@
 //! job slot ([`job`]).
 
 pub(crate) mod job;
-mod window;
+pub(crate) mod window;
 
 use gapscope_view::format::fmt;
 use gapscope_view::heatmap::{HeatCell, Heatmap};
