@@ -573,9 +573,8 @@ fn ListTable(wb: Workbench, overview: Arc<Overview>, rows: Vec<usize>) -> impl I
             Some(Ok(t)) => ids.with_value(|ids| ids.iter().position(|id| *id == t.id)),
             _ => None,
         });
-        let html = table.with_value(|t| {
-            ids.with_value(|ids| tv::list_rows_html(t, ids, drawn.clone(), open))
-        });
+        let html = table
+            .with_value(|t| ids.with_value(|ids| tv::list_rows_html(t, ids, drawn.clone(), open)));
         win.wrap(&drawn, &html)
     };
     let id_of = move |ev: &web_sys::Event| -> Option<String> {
@@ -595,7 +594,11 @@ fn ListTable(wb: Workbench, overview: Arc<Overview>, rows: Vec<usize>) -> impl I
                 class:windowed=win.windowed()
                 on:scroll=move |ev| win.scrolled(&ev)
             >
-                <table class="data trajectories" data-testid="trajectory-list" data-title="Trajectories">
+                <table
+                    class="data trajectories"
+                    data-testid="trajectory-list"
+                    data-title="Trajectories"
+                >
                     <thead>
                         <tr>
                             {headers
