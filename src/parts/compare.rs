@@ -144,7 +144,14 @@ impl Workbench {
             self.files_of(&source),
             move |p| c.progress.set(p.label),
             move |_, answer| {
-                c.pair.set((0, 1));
+                // The first pair with a task in common (runs of different
+                // domains share none).
+                let pair = answer
+                    .as_ref()
+                    .ok()
+                    .and_then(cv::first_paired)
+                    .unwrap_or((0, 1));
+                c.pair.set(pair);
                 c.report.answer.set(Some(answer.map(Arc::new)));
             },
         );

@@ -40,6 +40,9 @@ pub(crate) struct TrajectoriesState {
     pub(crate) order: RwSignal<TrajectoryOrder>,
     /// The trajectory open in the viewer.
     pub(crate) open: JobSlot<ask::Trajectory, Trajectory>,
+    /// The trajectory being read was opened from the list: the viewer is
+    /// scrolled into view when it has drawn it.
+    pub(crate) reveal: StoredValue<bool>,
     /// Proxy labels of the loaded τ²-bench files (added to the source as
     /// `proxy-labels.csv`), or why there are none.
     pub(crate) proxy: JobSlot<ask::ProxyLabels>,
@@ -57,6 +60,7 @@ impl TrajectoriesState {
             side_source: StoredValue::new(Source::Example),
             filter: RwSignal::new(TrajectoryFilter::default()),
             order: RwSignal::new(TrajectoryOrder::Input),
+            reveal: StoredValue::new(false),
             open: JobSlot::new(),
             proxy: JobSlot::new(),
             stability: JobSlot::new(),
@@ -549,7 +553,9 @@ pub(crate) fn TrajectoryList(wb: Workbench, overview: Arc<Overview>) -> impl Int
             let o = o_list.clone();
             view! { <ListTable wb=wb overview=o rows=rows /> }
         }}
-        <TrajectoryViewer wb=wb operations=o.profile.operations.clone() />
+        <div class="viewer-slot">
+            <TrajectoryViewer wb=wb operations=o.profile.operations.clone() />
+        </div>
     }
 }
 
@@ -619,6 +625,7 @@ fn ListTable(wb: Workbench, overview: Arc<Overview>, rows: Vec<usize>) -> impl I
                         inner_html=body
                         on:click=move |ev| {
                             if let Some(id) = id_of(&ev) {
+                                wb.traj.reveal.set_value(true);
                                 wb.open_trajectory(id);
                             }
                         }
@@ -628,6 +635,7 @@ fn ListTable(wb: Workbench, overview: Arc<Overview>, rows: Vec<usize>) -> impl I
                                 &ev,
                                 || {
                                     if let Some(id) = id {
+                                        wb.traj.reveal.set_value(true);
                                         wb.open_trajectory(id);
                                     }
                                 },
@@ -638,6 +646,21 @@ fn ListTable(wb: Workbench, overview: Arc<Overview>, rows: Vec<usize>) -> impl I
             </div>
         </div>
     }
+}
+
+/// Scroll the trajectory viewer to the top of the window (a trajectory
+/// opened from the list is read where the eye goes next, not below it).
+fn reveal_viewer() {
+    // A frame later: once the trajectory is drawn (the page below the
+    // viewer may be too short to scroll it to the top before).
+    request_animation_frame(|| {
+        if let Some(el) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector(".viewer-slot").ok().flatten())
+        {
+            el.scroll_into_view_with_bool(true);
+        }
+    });
 }
 
 /// The proxy-label button (τ²-bench files carry no operation labels) and
@@ -736,6 +759,10 @@ pub(crate) fn TrajectoryViewer(wb: Workbench, operations: Vec<String>) -> impl I
                 </p>
             }.into_any(),
             Some(Ok(t)) => {
+                if wb.traj.reveal.get_value() {
+                    wb.traj.reveal.set_value(false);
+                    reveal_viewer();
+                }
                 let header = format!(
                     "{} — model {}, task {}{}, reward {}, {}",
                     t.id,

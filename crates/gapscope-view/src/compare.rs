@@ -249,6 +249,19 @@ pub fn pairs_table(r: &CompareReport) -> Table {
     }
 }
 
+/// The first pair of runs (i, j), i < j, with a task in common: the pair
+/// the page shows first (runs of different domains share no task).
+pub fn first_paired(r: &CompareReport) -> Option<(usize, usize)> {
+    let n = r.runs.len();
+    (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+        .find(|&(i, j)| {
+            pair_index(r, i, j)
+                .and_then(|(k, _)| r.pairs.get(k))
+                .is_some_and(|p| p.comparison.common > 0)
+        })
+}
+
 /// The pair of runs `i` and `j` (in either order): its index and whether
 /// `i` is its A.
 pub fn pair_index(r: &CompareReport, i: usize, j: usize) -> Option<(usize, bool)> {

@@ -24,6 +24,27 @@ pub const VIEWS: [(&str, &str, &str); 10] = [
     ("paper", "Paper tables", "The paper's published tables, as printed. Partial: only some of the 15 rows appear in the source text."),
 ];
 
+/// What the realization-gap views say instead of a result when the files
+/// on screen are trajectories the analysis cannot run on (`error`, the
+/// analysis's error): for trajectories alone, that a foundational profile
+/// table is needed and where its format is; otherwise the reason. The
+/// trajectory pages read the files as they are.
+pub fn needs_sentence(error: &str) -> String {
+    let no_foundational = gapscope_gaps::analysis::AnalysisError::NoFoundational.to_string();
+    if error.ends_with(&no_foundational) {
+        "Realization gaps need a foundational profile table beside these trajectories: \
+         add a CSV or JSON file with a model column and each model's benchmark scores \
+         (TU, RE, … ; the format is in docs/formats.md, and the synthetic example is one). \
+         Runs, Trajectories and Stability read the trajectories as they are."
+            .to_string()
+    } else {
+        format!(
+            "Realization gaps could not be computed on these files ({error}). \
+             Runs, Trajectories and Stability read the trajectories as they are."
+        )
+    }
+}
+
 /// Colour of each model by family (in order of first appearance).
 pub fn family_colours(families: &[String]) -> Vec<String> {
     let order = distinct_in_order(families);
@@ -686,6 +707,25 @@ pub fn paper_table(title: &str, csv: &str) -> Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn needs_sentence_names_the_missing_profile_table_or_the_reason() {
+        let e = format!(
+            "a.json + b.json: {}",
+            gapscope_gaps::analysis::AnalysisError::NoFoundational
+        );
+        let s = needs_sentence(&e);
+        assert!(
+            s.starts_with("Realization gaps need a foundational profile table"),
+            "{s}"
+        );
+        assert!(
+            s.contains("docs/formats.md") && !s.contains("--foundational"),
+            "{s}"
+        );
+        let s = needs_sentence("a.json: only 2 model(s): a held-out analysis needs at least 3");
+        assert!(s.contains("(a.json: only 2 model(s)"), "{s}");
+    }
     use gapscope_gaps::{analyze, Settings};
     use gapscope_synth::profiles as synth;
 

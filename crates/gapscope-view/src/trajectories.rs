@@ -15,7 +15,7 @@ pub const TRAJECTORY_VIEWS: [(&str, &str, &str); 4] = [
     ("trajectories", "Trajectories", "Every trajectory behind the profiles: filter by model, task, group, reward, termination, tool errors or missed gold actions, and read one as a conversation."),
     ("stability", "Stability", "Cross-task stability: split the scenario groups into two halves, fit the gaps on each, and rank-correlate them (Spearman) per operation and for the macro gap."),
     ("teaching", "Planted vs recovered", "For the synthetic corpus only: the gaps the generator planted against the gaps the analysis recovers, and how recovery grows with the number of models (held-out prediction, not label noise, limits it)."),
-    ("compare", "Compare runs", "Is run A better than run B on the same tasks, and by how much beyond noise: each run's mean with clustered and bootstrap intervals, pass^k and flip rate; every pair's paired difference, sign and permutation tests (Holm / BH), MDE; per-task differences, and two trajectories of a task side by side."),
+    ("compare", "Runs", "Each run's mean reward with clustered and bootstrap intervals, pass^k and flip rate; with two or more runs, is run A better than run B on the same tasks, and by how much beyond noise: every pair's paired difference, sign and permutation tests (Holm / BH), MDE; per-task differences, and two trajectories of a task side by side."),
 ];
 
 /// The planted gaps of the synthetic corpus (`planted.csv`): per model, the

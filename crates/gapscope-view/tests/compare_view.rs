@@ -6,7 +6,7 @@ use gapscope_compare::{compare, RunOptions, Source};
 use gapscope_data::trajectory::{Message, ToolCall, Trajectory};
 use gapscope_stats::paired::Settings;
 use gapscope_view::compare::{
-    forest, pair_matrix, runs_table, side_by_side, task_heatmap, task_heatmap_cells,
+    first_paired, forest, pair_matrix, runs_table, side_by_side, task_heatmap, task_heatmap_cells,
     task_heatmap_rows, task_table, trials_of, PKind, TaskOrder,
 };
 use serde_json::json;
@@ -105,6 +105,38 @@ fn the_task_table_filters_and_orders() {
     assert_eq!(keys[0], "airline/1", "d = 0 first, stable among ties");
     let (keys, _) = task_table(&r, 0, "", false, TaskOrder::DescendingD).unwrap();
     assert_eq!(&keys[..2], ["airline/2", "airline/3"]);
+}
+
+#[test]
+fn the_first_pair_shown_is_the_first_with_a_task_in_common() {
+    assert_eq!(first_paired(&report()), Some((0, 1)));
+    // C shares no task with A or B; B and D share task 9.
+    let ts = vec![
+        t("A", "1", 0, 1.0),
+        t("C", "7", 0, 1.0),
+        t("B", "9", 0, 0.0),
+        t("D", "9", 0, 1.0),
+    ];
+    let file_of = vec![0; ts.len()];
+    let files = vec!["x.jsonl".to_string()];
+    let src = Source {
+        trajectories: &ts,
+        file_of: &file_of,
+        files: &files,
+        excluded: &[],
+        excluded_file: &[],
+    };
+    let r = compare(
+        &src,
+        &RunOptions::default(),
+        &Settings::new(200, 0, 0).unwrap(),
+    )
+    .unwrap();
+    let names: Vec<&str> = r.runs.iter().map(|run| run.name.as_str()).collect();
+    let (i, j) = first_paired(&r).unwrap();
+    let mut pair = [names[i], names[j]];
+    pair.sort_unstable();
+    assert_eq!(pair, ["B", "D"]);
 }
 
 #[test]

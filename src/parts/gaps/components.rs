@@ -733,15 +733,17 @@ pub(crate) fn DropZone(wb: Workbench) -> impl IntoView {
             }
         >
             <p>
-                "Drop profile files here (wide CSV or JSON: "
+                "Drop files here: trajectories (τ²-bench and τ-bench results, Inspect AI "
+                <code>".eval"</code>
+                " logs, canonical JSONL, Harbor/ATIF, SWE-agent, OpenHands, Claude Code, Codex) and profile tables (CSV or JSON: "
                 <code>"model,family,TU,…,GI,…,reward"</code>
-                "; several files are joined on model), or "
+                "; several files are joined on model). Evidence case specs and runtime episode logs go in their parts above. Or "
                 <label class="pick">
                     "choose a file"
                     <input
                         type="file"
                         multiple
-                        accept=".csv,.json,.txt,text/csv,application/json"
+                        accept=".csv,.json,.jsonl,.ndjson,.eval,.traj,.trajectory,.txt,.zip,text/csv,application/json"
                         data-testid="file-input"
                         on:change=move |ev| {
                             let input: web_sys::HtmlInputElement = event_target(&ev);

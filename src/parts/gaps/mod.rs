@@ -56,6 +56,11 @@ pub(crate) struct GapsState {
     pub(crate) progress: RwSignal<Option<gapscope_worker::Progress>>,
     pub(crate) analysis: RwSignal<Option<Analysis>>,
     pub(crate) error: RwSignal<Option<String>>,
+    /// The files on screen are trajectories the realization analysis
+    /// could not run on (alone, with no profile table): what the
+    /// realization-gap views say instead (`gapscope_view::gaps::needs_sentence`).
+    /// The trajectory pages show the files; no error is raised.
+    pub(crate) needs: RwSignal<Option<String>>,
     pub(crate) busy: RwSignal<Option<String>>,
     pub(crate) source: StoredValue<Source>,
     pub(crate) pair: RwSignal<Option<Pair>>,
@@ -86,6 +91,7 @@ impl GapsState {
             progress: RwSignal::new(None),
             analysis: RwSignal::new(None),
             error: RwSignal::new(None),
+            needs: RwSignal::new(None),
             busy: RwSignal::new(None),
             source: StoredValue::new(Source::Example),
             pair: RwSignal::new(None),
@@ -278,8 +284,10 @@ impl Workbench {
         self.gaps.busy.set(None);
         self.gaps.progress.set(None);
         self.workers.refresh();
+        let mut trajectories = false;
         let result = match answer {
             Ok(ask::Analysed { analysis, overview }) => {
+                trajectories = matches!(&overview, Some(Ok(Some(o))) if !o.trajectories.is_empty());
                 if let (Some(id), Some(overview)) = (id, overview) {
                     self.finish_overview(id, overview);
                 }
@@ -324,6 +332,22 @@ impl Workbench {
                         );
                     }
                     self.gaps.error.set(None);
+                    self.gaps.needs.set(None);
+                }
+                Err(e) if trajectories => {
+                    // Trajectories alone (or ones the analysis cannot run
+                    // on): the trajectory pages show them, the realization
+                    // views say what they need; no error.
+                    self.keep(&source);
+                    self.gaps.source.set_value(source);
+                    self.gaps.shown_job.set_value(id);
+                    self.gaps.error.set(None);
+                    self.gaps
+                        .needs
+                        .set(Some(gapscope_view::gaps::needs_sentence(&e)));
+                    if !self.gaps.view.get_untracked().is_trajectory_page() {
+                        self.gaps.view.set(View::Compare);
+                    }
                 }
                 Err(e) => self.gaps.error.set(Some(e)),
             }
@@ -451,6 +475,9 @@ pub(crate) fn GapsArea(wb: Workbench) -> impl IntoView {
                 })
         }}
         {move || {
+            if wb.gaps.needs.with(Option::is_some) {
+                return Some(view! { <TrajectorySummary wb=wb /> }.into_any());
+            }
             let stale = wb.gaps.view.get() == View::Compare && wb.gaps.error.with(Option::is_some);
             wb.gaps
                 .analysis
@@ -458,9 +485,10 @@ pub(crate) fn GapsArea(wb: Workbench) -> impl IntoView {
                 .filter(|_| !stale)
                 .map(|a| {
                     // On the Compare view after a drop the realization analysis
-                    // could not read (trajectories only), the summary would
-                    // describe the files before: it is left out.
+                    // could not read, the summary would describe the files
+                    // before: it is left out.
                     view! { <Summary analysis=a /> }
+                        .into_any()
                 })
         }}
         {move || {
@@ -487,12 +515,75 @@ pub(crate) fn GapsArea(wb: Workbench) -> impl IntoView {
             move |id| {
                 view! {
                     {move || {
-                        wb.gaps.first_paint.get().then(|| view! { <CurrentView wb=wb id=id /> })
+                        if !id.is_trajectory_page() {
+                            if let Some(needs) = wb.gaps.needs.get() {
+                                return Some(
+                                    view! { <NeedsProfile wb=wb sentence=needs /> }.into_any(),
+                                );
+                            }
+                        }
+                        wb.gaps
+                            .first_paint
+                            .get()
+                            .then(|| view! { <CurrentView wb=wb id=id /> }.into_any())
                     }}
                 }
                     .into_any()
             },
         )}
+    }
+}
+
+/// The summary when the files on screen are trajectories alone: what they
+/// hold (the trajectory overview's sentence), in place of the realization
+/// analysis's summary.
+#[component]
+fn TrajectorySummary(wb: Workbench) -> impl IntoView {
+    let shown = wb.gaps.source.get_value();
+    let label = source_label(&shown);
+    // Many files: their number, the names on hover (and in the overview).
+    let source = match &shown {
+        Source::Attached { names, folders } if folders.is_empty() && names.len() > 2 => {
+            format!("{} files", names.len())
+        }
+        _ => label.clone(),
+    };
+    view! {
+        <section class="summary" data-testid="summary" data-source=label.clone() title=label>
+            <p class="sentence" data-testid="trajectory-summary">
+                {move || {
+                    wb.traj
+                        .overview
+                        .with(|o| match o {
+                            Some(Ok(o)) => format!("{}: {}.", source, o.summary),
+                            _ => source.clone(),
+                        })
+                }}
+            </p>
+            <p class="detail">
+                "Trajectories alone: Runs, Trajectories and Stability read them; the realization-gap views need a foundational profile table too."
+            </p>
+        </section>
+    }
+}
+
+/// A realization-gap view when the files on screen are trajectories the
+/// analysis cannot run on: what it needs, in one sentence.
+#[component]
+fn NeedsProfile(wb: Workbench, sentence: String) -> impl IntoView {
+    view! {
+        <p class="explain" data-testid="needs-profile">
+            {sentence}
+        </p>
+        <p class="detail">
+            <button class="link" on:click=move |_| wb.gaps.view.set(View::Compare)>
+                "Open Runs"
+            </button>
+            " · "
+            <button class="link" on:click=move |_| wb.gaps.view.set(View::Trajectories)>
+                "Open Trajectories"
+            </button>
+        </p>
     }
 }
 

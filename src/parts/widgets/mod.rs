@@ -602,9 +602,12 @@ pub(crate) fn SyntheticMark(wb: Workbench) -> impl IntoView {
         let synthetic = if trajectory_page {
             wb.traj.side_source.get_value() == Source::Corpus
         } else {
-            wb.gaps
-                .analysis
-                .with(|a| a.as_ref().is_some_and(|a| a.synthetic))
+            // Trajectories alone: the realization views show no analysis.
+            wb.gaps.needs.with(Option::is_none)
+                && wb
+                    .gaps
+                    .analysis
+                    .with(|a| a.as_ref().is_some_and(|a| a.synthetic))
         };
         synthetic.then(|| {
             let label = if wb.gaps.source.get_value() == Source::Corpus {
