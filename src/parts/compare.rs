@@ -309,8 +309,10 @@ pub(crate) fn CompareView(wb: Workbench) -> impl IntoView {
 /// Step `stage` by one each animation frame, up to `last`.
 fn advance(stage: RwSignal<u8>, last: u8) {
     request_animation_frame(move || {
-        stage.update(|s| *s += 1);
-        if stage.get_untracked() < last {
+        // The view may be gone by the next frame (new files, another view).
+        if stage.try_update(|s| *s += 1).is_some()
+            && stage.try_get_untracked().is_some_and(|s| s < last)
+        {
             advance(stage, last);
         }
     });

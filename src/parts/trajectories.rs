@@ -12,8 +12,7 @@ use gapscope_worker::{ask, OverviewResult, Source};
 use leptos::prelude::*;
 
 use crate::parts::widgets::job::JobSlot;
-use crate::parts::widgets::window::Window;
-use crate::parts::widgets::{closest_of, row_keys, Figure, TableView};
+use crate::parts::widgets::{ClickTable, Figure, TableView};
 use crate::parts::{source_label, Workbench};
 use crate::pool::JobId;
 use crate::web;
@@ -560,91 +559,32 @@ pub(crate) fn TrajectoryList(wb: Workbench, overview: Arc<Overview>) -> impl Int
 }
 
 /// The trajectory list: every trajectory passing the filters (`rows`,
-/// indices into the overview's trajectories), in a scrolling box that
-/// draws a window of rows; a click, Enter or space opens a trajectory,
-/// ↓/j and ↑/k move between rows.
+/// indices into the overview's trajectories), the open one marked; opening
+/// one scrolls the viewer into view once it is drawn.
 #[component]
 fn ListTable(wb: Workbench, overview: Arc<Overview>, rows: Vec<usize>) -> impl IntoView {
     let o = overview;
-    let table = tv::list_table(&o, &rows);
     let ids: Vec<String> = rows.iter().map(|&i| o.trajectories[i].id.clone()).collect();
-    let widths = table.column_chars(tv::LIST_CELL_CHARS);
-    let n = ids.len();
-    let win = Window::new(n);
-    let headers = table.headers.clone();
-    let (table, ids) = (StoredValue::new(table), StoredValue::new(ids));
-    let body = move || {
-        let drawn = win.rows.get();
-        let open = wb.traj.open.answer.with(|t| match t {
-            Some(Ok(t)) => ids.with_value(|ids| ids.iter().position(|id| *id == t.id)),
+    let open = Signal::derive(move || {
+        wb.traj.open.answer.with(|t| match t {
+            Some(Ok(t)) => Some(t.id.clone()),
             _ => None,
-        });
-        let html = table
-            .with_value(|t| ids.with_value(|ids| tv::list_rows_html(t, ids, drawn.clone(), open)));
-        win.wrap(&drawn, &html)
-    };
-    let id_of = move |ev: &web_sys::Event| -> Option<String> {
-        let i: usize = closest_of(ev, "tr[data-row]")?
-            .get_attribute("data-row")?
-            .parse()
-            .ok()?;
-        ids.with_value(|ids| ids.get(i).cloned())
-    };
+        })
+    });
     view! {
         <p class="detail" data-testid="trajectory-count">
-            {format!("{n} of {} trajectories", o.trajectories.len())}
+            {format!("{} of {} trajectories", ids.len(), o.trajectories.len())}
         </p>
-        <div class="table-wrap">
-            <div
-                class="table-box"
-                class:windowed=win.windowed()
-                on:scroll=move |ev| win.scrolled(&ev)
-            >
-                <table
-                    class="data trajectories"
-                    data-testid="trajectory-list"
-                    data-title="Trajectories"
-                >
-                    <thead>
-                        <tr>
-                            {headers
-                                .into_iter()
-                                .zip(widths)
-                                .map(|(h, w)| {
-                                    view! {
-                                        <th scope="col" style=format!("width: {}ch", w + 1)>
-                                            {h}
-                                        </th>
-                                    }
-                                })
-                                .collect_view()}
-                        </tr>
-                    </thead>
-                    <tbody
-                        node_ref=win.body
-                        inner_html=body
-                        on:click=move |ev| {
-                            if let Some(id) = id_of(&ev) {
-                                wb.traj.reveal.set_value(true);
-                                wb.open_trajectory(id);
-                            }
-                        }
-                        on:keydown=move |ev| {
-                            let id = id_of(&ev);
-                            row_keys(
-                                &ev,
-                                || {
-                                    if let Some(id) = id {
-                                        wb.traj.reveal.set_value(true);
-                                        wb.open_trajectory(id);
-                                    }
-                                },
-                            );
-                        }
-                    ></tbody>
-                </table>
-            </div>
-        </div>
+        <ClickTable
+            table=tv::list_table(&o, &rows)
+            ids=ids
+            testid="trajectory-list"
+            open=open
+            on_open=Callback::new(move |id: String| {
+                wb.traj.reveal.set_value(true);
+                wb.open_trajectory(id);
+            })
+        />
     }
 }
 

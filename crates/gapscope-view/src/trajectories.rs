@@ -231,48 +231,6 @@ pub fn profile_table(o: &Overview) -> Table {
     }
 }
 
-/// A list cell longer than this many characters is cut on screen (its
-/// column keeps this width) with the whole text as its title.
-pub const LIST_CELL_CHARS: usize = 40;
-
-/// The rows `rows` of the trajectory list `table` (from [`list_table`]) as
-/// HTML: each row carries `data-row` (its index in the list), `data-id`
-/// (`ids[i]`, the trajectory's id), a tab stop and the class `pick`, and
-/// `open` when it is row `open`; a long cell has its whole text as title.
-pub fn list_rows_html(
-    table: &Table,
-    ids: &[String],
-    rows: std::ops::Range<usize>,
-    open: Option<usize>,
-) -> String {
-    use crate::markup::esc_into;
-    use std::fmt::Write as _;
-    let n = table.rows.len().min(ids.len());
-    let end = rows.end.min(n);
-    let rows = rows.start.min(end)..end;
-    let mut out = String::new();
-    for i in rows {
-        let _ = write!(out, r#"<tr data-row="{i}" data-id=""#);
-        esc_into(&mut out, &ids[i]);
-        let class = if open == Some(i) { "pick open" } else { "pick" };
-        let _ = write!(out, r#"" class="{class}" tabindex="0">"#);
-        for c in &table.rows[i] {
-            let text = c.display();
-            if text.chars().count() > LIST_CELL_CHARS {
-                out.push_str(r#"<td class="cut" title=""#);
-                esc_into(&mut out, &text);
-                out.push_str(r#"">"#);
-            } else {
-                out.push_str("<td>");
-            }
-            esc_into(&mut out, &text);
-            out.push_str("</td>");
-        }
-        out.push_str("</tr>");
-    }
-    out
-}
-
 /// The list rows as a table (for export; the page renders the same cells).
 pub fn list_table(o: &Overview, rows: &[usize]) -> Table {
     let mut headers: Vec<String> = [
@@ -487,31 +445,6 @@ mod tests {
         let t = list_table(&o, &rows);
         assert_eq!(t.rows.len(), rows.len());
         assert_eq!(t.headers.len(), 8 + o.profile.operations.len());
-    }
-
-    #[test]
-    fn list_rows_html_marks_each_row_with_its_index_and_id_and_cuts_long_cells() {
-        let t = Table {
-            title: "Trajectories".into(),
-            headers: vec!["Trajectory".into(), "Task".into()],
-            rows: vec![
-                vec![
-                    Cell::text("a\"1"),
-                    Cell::text("x".repeat(LIST_CELL_CHARS + 1)),
-                ],
-                vec![Cell::text("b"), Cell::text("short")],
-                vec![Cell::text("c"), Cell::text("<i>")],
-            ],
-        };
-        let ids = ["a\"1", "b", "c"].map(String::from);
-        let html = list_rows_html(&t, &ids, 0..2, Some(1));
-        assert!(html.starts_with(r#"<tr data-row="0" data-id="a&quot;1" class="pick" tabindex="0"><td>a&quot;1</td><td class="cut" title="xxx"#), "{html}");
-        assert!(html.contains(r#"<tr data-row="1" data-id="b" class="pick open" tabindex="0"><td>b</td><td>short</td></tr>"#), "{html}");
-        assert_eq!(html.matches("<tr ").count(), 2);
-        assert_eq!(
-            list_rows_html(&t, &ids, 2..9, None),
-            r#"<tr data-row="2" data-id="c" class="pick" tabindex="0"><td>c</td><td>&lt;i&gt;</td></tr>"#
-        );
     }
 
     #[test]

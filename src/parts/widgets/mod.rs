@@ -434,51 +434,94 @@ pub(crate) fn HeatmapView(
     }
 }
 
-/// A clickable list of ids rendered as a table (rows open an item).
+/// A list whose rows open items (trajectories, episodes): row `i` opens
+/// `ids[i]` on a click, Enter or space (↓/j and ↑/k move between rows); a
+/// long list scrolls in a box that draws a window of rows; with `open`,
+/// the open item's row is marked. One listener on the body, rows drawn
+/// from one HTML string (`table::id_rows_html`); the columns keep the
+/// width of their widest cell, long cells cut with the whole text as title.
 #[component]
 pub(crate) fn ClickTable(
     table: Table,
     ids: Vec<String>,
     testid: &'static str,
     on_open: Callback<String>,
+    #[prop(optional, into)] open: Option<Signal<Option<String>>>,
 ) -> impl IntoView {
+    use gapscope_view::table::{id_rows_html, CUT_CHARS};
+    let widths = table.column_chars(CUT_CHARS);
+    let win = Window::new(ids.len());
+    let (title, caption, headers) = (
+        table.title.clone(),
+        table.title.clone(),
+        table.headers.clone(),
+    );
+    let (table, ids) = (StoredValue::new(table), StoredValue::new(ids));
+    let body = move || {
+        let drawn = win.rows.get();
+        let open = open.and_then(|o| {
+            o.with(|o| {
+                let o = o.as_ref()?;
+                ids.with_value(|ids| ids.iter().position(|id| id == o))
+            })
+        });
+        let html =
+            table.with_value(|t| ids.with_value(|ids| id_rows_html(t, ids, drawn.clone(), open)));
+        win.wrap(&drawn, &html)
+    };
+    let id_of = move |ev: &web_sys::Event| -> Option<String> {
+        let i: usize = closest_of(ev, "tr[data-row]")?
+            .get_attribute("data-row")?
+            .parse()
+            .ok()?;
+        ids.with_value(|ids| ids.get(i).cloned())
+    };
     view! {
         <div class="table-wrap">
-            <table class="data trajectories" data-testid=testid data-title=table.title.clone()>
-                <caption>{table.title.clone()}</caption>
-                <thead>
-                    <tr>
-                        {table
-                            .headers
-                            .iter()
-                            .map(|h| view! { <th scope="col">{h.clone()}</th> })
-                            .collect_view()}
-                    </tr>
-                </thead>
-                <tbody>
-                    {table
-                        .rows
-                        .into_iter()
-                        .zip(ids)
-                        .map(|(cells, id)| {
-                            let id2 = id.clone();
-                            view! {
-                                <tr
-                                    tabindex="0"
-                                    data-id=id.clone()
-                                    on:click=move |_| on_open.run(id.clone())
-                                    on:keydown=move |ev| row_keys(&ev, || on_open.run(id2.clone()))
-                                >
-                                    {cells
-                                        .into_iter()
-                                        .map(|c| view! { <td>{c.display()}</td> })
-                                        .collect_view()}
-                                </tr>
+            <div
+                class="table-box"
+                class:windowed=win.windowed()
+                on:scroll=move |ev| win.scrolled(&ev)
+            >
+                <table class="data trajectories" data-testid=testid data-title=title>
+                    <caption>{caption}</caption>
+                    <thead>
+                        <tr>
+                            {headers
+                                .into_iter()
+                                .zip(widths)
+                                .map(|(h, w)| {
+                                    view! {
+                                        <th scope="col" style=format!("width: {}ch", w + 1)>
+                                            {h}
+                                        </th>
+                                    }
+                                })
+                                .collect_view()}
+                        </tr>
+                    </thead>
+                    <tbody
+                        node_ref=win.body
+                        inner_html=body
+                        on:click=move |ev| {
+                            if let Some(id) = id_of(&ev) {
+                                on_open.run(id);
                             }
-                        })
-                        .collect_view()}
-                </tbody>
-            </table>
+                        }
+                        on:keydown=move |ev| {
+                            let id = id_of(&ev);
+                            row_keys(
+                                &ev,
+                                || {
+                                    if let Some(id) = id {
+                                        on_open.run(id);
+                                    }
+                                },
+                            );
+                        }
+                    ></tbody>
+                </table>
+            </div>
         </div>
     }
 }

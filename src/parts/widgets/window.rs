@@ -99,8 +99,10 @@ fn focused_in(body: &web_sys::Element) -> Option<String> {
 
 /// Focus the element of `body` matching `selector`, if it is drawn.
 fn focus(body: NodeRef<leptos::html::Tbody>, selector: &str) {
+    // The table may be gone by the next frame: a disposed ref is no element.
     if let Some(el) = body
-        .get_untracked()
+        .try_get_untracked()
+        .flatten()
         .and_then(|b| b.query_selector(selector).ok().flatten())
         .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
     {
