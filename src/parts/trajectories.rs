@@ -311,7 +311,17 @@ pub(crate) fn TrajectoryList(wb: Workbench, overview: Arc<Overview>) -> impl Int
                 }
             })
             .collect_view()}
-        <TableView table=tv::profile_table(&o) wb=wb />
+        {match tv::no_profile_sentence(&o) {
+            Some(why) => {
+                view! {
+                    <p class="explain" data-testid="no-profile">
+                        {why}
+                    </p>
+                }
+                    .into_any()
+            }
+            None => view! { <TableView table=tv::profile_table(&o) wb=wb /> }.into_any(),
+        }}
         <div class="filters" data-testid="trajectory-filters">
             <label>
                 "model "

@@ -191,6 +191,21 @@ pub fn distinct<'a>(values: impl Iterator<Item = &'a str>) -> Vec<String> {
     out
 }
 
+/// Why the overview has no operation profile, when it has none: no task
+/// is common to every model (runs of different domains), so no
+/// trajectory is used. `None` when the profile table has rows to show.
+pub fn no_profile_sentence(o: &Overview) -> Option<String> {
+    let p = &o.profile;
+    (p.n_used == 0 && p.n_total > 0 && p.common_tasks_only).then(|| {
+        format!(
+            "No operation profile: no task is attempted by every one of the {} models, \
+             and the profile compares models on common tasks only. Runs compares each \
+             pair of runs on the tasks the two share.",
+            p.models.len()
+        )
+    })
+}
+
 /// The operation profile from the trajectories, with eligible counts.
 pub fn profile_table(o: &Overview) -> Table {
     let p = &o.profile;
@@ -445,6 +460,27 @@ mod tests {
         let t = list_table(&o, &rows);
         assert_eq!(t.rows.len(), rows.len());
         assert_eq!(t.headers.len(), 8 + o.profile.operations.len());
+    }
+
+    #[test]
+    fn no_profile_is_said_only_when_no_trajectory_is_on_a_common_task() {
+        let mut o = corpus();
+        assert_eq!(no_profile_sentence(&o), None);
+        o.profile.n_used = 0;
+        let s = no_profile_sentence(&o).unwrap();
+        assert!(
+            s.starts_with(&format!(
+                "No operation profile: no task is attempted by every one of the {} models",
+                o.profile.models.len()
+            )),
+            "{s}"
+        );
+        o.profile.common_tasks_only = false;
+        assert_eq!(
+            no_profile_sentence(&o),
+            None,
+            "all tasks: the table says it"
+        );
     }
 
     #[test]
