@@ -26,7 +26,9 @@ fn download_blob(name: &str, blob: &web_sys::Blob) -> Result<(), JsValue> {
     let doc = document().ok_or("no document")?;
     let a: web_sys::HtmlAnchorElement = doc.create_element("a")?.dyn_into()?;
     a.set_href(&url);
-    a.set_download(name);
+    // Every export's name is kept short (≤ 80 characters; a long one keeps
+    // its start, a digest of the whole and its extension).
+    a.set_download(&gapscope_view::format::short_file_name(name));
     a.click();
     web_sys::Url::revoke_object_url(&url)?;
     Ok(())

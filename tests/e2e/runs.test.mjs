@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 import { startServer } from '../../scripts/serve.mjs';
 import { WorkbenchPage } from './pages/workbench.mjs';
@@ -17,10 +17,10 @@ import { CLI, DIST, PAGE, RELEASE_CLI, SHARED, need } from './support/needs.mjs'
 
 need(PAGE, RELEASE_CLI, ['the shared τ²-bench files (../shared/data/tau2)', join(SHARED, 'data/tau2')]);
 const TAU2 = join(SHARED, 'data/tau2');
-const FILES = readdirSync(TAU2, { withFileTypes: true }).filter((d) => d.isDirectory()).flatMap((d) => {
+const FILES = readdirSync(TAU2, { withFileTypes: true }).filter((d) => d.isDirectory()).sort((a, b) => a.name.localeCompare(b.name)).flatMap((d) => {
   const dir = join(TAU2, d.name, 'results');
   try {
-    return readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => join(dir, f));
+    return readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => join(dir, f));
   } catch {
     return [];
   }
@@ -71,6 +71,14 @@ test('τ²-bench results dropped alone: the Runs view, no error, every run as ga
     assert.deepEqual([runs.rows[i][1], runs.rows[i][2], runs.rows[i][4], runs.rows[i][7]],
       [String(s.tasks), String(s.trajectories), pct(s.mean), String(s.excluded ?? run.excluded?.length ?? 0)], run.name);
   }
+  // Exports of eight files' runs: short names (≤ 80 characters), every row.
+  for (const title of ['Runs', 'Pairs']) {
+    const csv = await wb.exportTable(title, 'csv');
+    assert.ok(csv.name.length <= 80 && csv.name.endsWith('.csv'), `${csv.name} (${csv.name.length})`);
+    assert.ok(csv.name.startsWith(basename(FILES[0], '.json')), `${csv.name}: named after the files shown, not the example`);
+  }
+  const runsCsv = (await wb.exportTable('Runs', 'csv')).text.trim().split('\n');
+  assert.equal(runsCsv.length, 1 + cli.runs.length);
   // The pair shown first has tasks in common.
   const chosen = await page.getByTestId('chosen-pair').innerText();
   const [a, b] = chosen.split(' against ');

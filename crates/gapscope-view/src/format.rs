@@ -20,9 +20,50 @@ pub fn fmt(value: Option<f64>, decimals: usize) -> String {
     }
 }
 
+/// The longest file name an export is given.
+pub const FILE_NAME_CHARS: usize = 80;
+
+/// `name` if it has at most [`FILE_NAME_CHARS`] characters; otherwise its
+/// start, a dash, 8 hex digits of a digest of the whole name (two long
+/// names that share a start stay apart) and its extension, in
+/// [`FILE_NAME_CHARS`] characters.
+pub fn short_file_name(name: &str) -> String {
+    if name.chars().count() <= FILE_NAME_CHARS {
+        return name.to_string();
+    }
+    let (stem, ext) = match name.rfind('.') {
+        Some(i) if name.len() - i <= 6 => (&name[..i], &name[i..]),
+        _ => (name, ""),
+    };
+    // FNV-1a, 64 bits: a few lines for a stable name digest (not security;
+    // the page has no hashing crate, and a name needs no more).
+    let digest = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let keep = FILE_NAME_CHARS - ext.chars().count() - 9;
+    let start: String = stem.chars().take(keep).collect();
+    format!("{start}-{:08x}{ext}", digest >> 32)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_file_names_are_cut_to_80_characters_with_a_digest_and_their_extension() {
+        assert_eq!(short_file_name("gapscope-runs.csv"), "gapscope-runs.csv");
+        let long = format!("{}-tasks.csv", "a.json + b".repeat(12));
+        let short = short_file_name(&long);
+        assert_eq!(short.chars().count(), FILE_NAME_CHARS);
+        assert!(
+            short.ends_with(".csv") && short.starts_with("a.json + b"),
+            "{short}"
+        );
+        let other = short_file_name(&format!("{}-pairs.csv", "a.json + b".repeat(12)));
+        assert_ne!(short, other, "names sharing a start stay apart");
+        let no_ext = short_file_name(&"é".repeat(100));
+        assert_eq!(no_ext.chars().count(), FILE_NAME_CHARS);
+    }
 
     #[test]
     fn numbers_read_well() {

@@ -423,18 +423,24 @@ impl Workbench {
         self.open(Source::Attached { names, folders });
     }
 
+    /// The start of an export's file name: the files on screen (the
+    /// analysis's, or the trajectories' when they are shown alone).
     pub(crate) fn file_stem(self) -> String {
-        self.gaps.analysis.with_untracked(|a| {
-            a.as_ref().map_or_else(
-                || "gapscope".into(),
-                |a| {
-                    a.source
-                        .trim_end_matches(".csv")
-                        .trim_end_matches(".json")
-                        .replace(' ', "-")
-                },
-            )
-        })
+        let source = if self.gaps.needs.with_untracked(Option::is_some) {
+            Some(source_label(&self.gaps.source.get_value()))
+        } else {
+            self.gaps
+                .analysis
+                .with_untracked(|a| a.as_ref().map(|a| a.source.clone()))
+        };
+        source.map_or_else(
+            || "gapscope".into(),
+            |s| {
+                s.trim_end_matches(".csv")
+                    .trim_end_matches(".json")
+                    .replace(' ', "-")
+            },
+        )
     }
 }
 
