@@ -231,6 +231,33 @@ test('a long analysis shows its stages, and cancel stops its worker and keeps th
 
 // ---- The workbench views (issue 4) ----
 
+test('the gap and correlation heatmaps export CSV, LaTeX, SVG and PNG with every cell, under short names', async () => {
+  for (const [view, id] of [['gaps', 'gap-heatmap'], ['association', 'correlation-heatmap']]) {
+    await wb.openView(view);
+    const heat = page.getByTestId(id);
+    await heat.waitFor();
+    const cells = await wb.cells(heat);
+    const wrap = page.locator('.heatmap-wrap', { has: heat });
+    const csv = await wb.download(() => wrap.getByTestId('export-csv').click());
+    assert.ok(csv.name.endsWith(`-${id}.csv`) && csv.name.length <= 80, csv.name);
+    const [head, ...lines] = csv.text.trim().split('\n').map((l) => l.split(','));
+    for (const c of cells) {
+      const line = lines.find((l) => l[0] === c.row);
+      const got = line[head.indexOf(c.col)];
+      if (c.value === null) assert.equal(got, '', `${c.row} ${c.col}`);
+      else assert.ok(Math.abs(Number(got) - c.value) < 1e-9, `${id} ${c.row} ${c.col}: ${got} vs ${c.value}`);
+    }
+    assert.equal(lines.length * (head.length - 1), cells.length, 'every cell exported');
+    const tex = await wb.download(() => wrap.getByTestId('export-latex').click());
+    assert.match(tex.text, /\\toprule/);
+    const svg = await wb.download(() => wrap.getByTestId('export-svg').click());
+    assert.match(svg.text, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    assert.equal((svg.text.match(/<rect /g) ?? []).length, 1 + cells.length, 'a square per cell');
+    const png = await wb.download(() => wrap.getByTestId('export-png').click());
+    assert.deepEqual([...png.bytes.subarray(1, 4)].map((b) => String.fromCharCode(b)).join(''), 'PNG');
+  }
+});
+
 test('predictability shows Q² with family-bootstrap intervals equal to the CLI', async () => {
   const report = cliReport(EXAMPLE);
   await wb.openView('predictability');

@@ -6,6 +6,7 @@ use gapscope_gaps::Report;
 
 use crate::colour::{diverging, ink};
 use crate::format::fmt;
+use crate::table::{Cell, Table};
 
 /// One heatmap cell.
 #[derive(Clone, Debug, PartialEq)]
@@ -147,6 +148,94 @@ pub fn correlation_heatmap(report: &Report, kind: CorrelationKind) -> Heatmap {
 }
 
 impl Heatmap {
+    /// The heatmap as a table: `corner` over the row names, then a column
+    /// per heatmap column holding each cell's value (empty when undefined;
+    /// the CSV has full precision): its CSV and LaTeX export.
+    pub fn to_table(&self, title: &str, corner: &str) -> Table {
+        let mut headers = vec![corner.to_string()];
+        headers.extend(self.cols.iter().cloned());
+        Table {
+            title: title.to_string(),
+            headers,
+            rows: self
+                .rows
+                .iter()
+                .zip(&self.cells)
+                .map(|(r, cells)| {
+                    let mut row = vec![Cell::text(r)];
+                    row.extend(cells.iter().map(|c| Cell::num(c.value, 3)));
+                    row
+                })
+                .collect(),
+        }
+    }
+
+    /// The heatmap as a standalone SVG figure: `title`, the column names
+    /// over the columns, the row names at the left and each cell a square
+    /// of its colour with its label (its SVG and PNG export).
+    pub fn to_svg(&self, title: &str, corner: &str) -> String {
+        use crate::markup::esc;
+        use std::fmt::Write as _;
+        let chars = |s: &str| s.chars().count() as f64;
+        let left = 16.0
+            + 6.5
+                * self
+                    .rows
+                    .iter()
+                    .map(|r| chars(r))
+                    .fold(chars(corner), f64::max);
+        let cw = self
+            .cols
+            .iter()
+            .map(|c| chars(c) * 6.5 + 10.0)
+            .fold(46.0, f64::max);
+        let (ch, top) = (22.0, 52.0);
+        let w = left + cw * self.cols.len() as f64 + 16.0;
+        let h = top + ch * self.rows.len() as f64 + 16.0;
+        let t = esc(title);
+        let mut out = format!(
+            r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w:.0} {h:.0}" width="{w:.0}" height="{h:.0}" role="img" aria-label="{t}" font-family="system-ui, sans-serif" font-size="11"><title>{t}</title><rect width="{w:.0}" height="{h:.0}" fill="#ffffff"/><text x="16" y="18" font-size="13" font-weight="600" fill="#222">{t}</text><text x="16" y="{y:.0}" fill="#555">{c}</text>"##,
+            y = top - 8.0,
+            c = esc(corner),
+        );
+        for (j, col) in self.cols.iter().enumerate() {
+            let x = left + cw * (j as f64 + 0.5);
+            let _ = write!(
+                out,
+                r##"<text x="{x:.1}" y="{:.0}" text-anchor="middle" font-weight="600" fill="#222">{}</text>"##,
+                top - 8.0,
+                esc(col)
+            );
+        }
+        for (i, (row, cells)) in self.rows.iter().zip(&self.cells).enumerate() {
+            let y = top + ch * i as f64;
+            let _ = write!(
+                out,
+                r##"<text x="16" y="{:.1}" fill="#222">{}</text>"##,
+                y + ch * 0.65,
+                esc(row)
+            );
+            for (j, c) in cells.iter().enumerate() {
+                let x = left + cw * j as f64;
+                let _ = write!(
+                    out,
+                    r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{}"/><text x="{:.1}" y="{:.1}" text-anchor="middle" fill="{}">{}</text>"##,
+                    x + 1.0,
+                    y + 1.0,
+                    cw - 2.0,
+                    ch - 2.0,
+                    esc(&c.fill),
+                    x + cw / 2.0,
+                    y + ch * 0.65,
+                    c.ink,
+                    esc(&c.label)
+                );
+            }
+        }
+        out.push_str("</svg>");
+        out
+    }
+
     /// The `<tbody>` as HTML, for the page to set at once (one string, not a
     /// DOM call per cell): a row header and one `td.cell` per cell with
     /// `data-row`, `data-col`, `data-value`, `data-r`, `data-c`, an
@@ -281,6 +370,40 @@ mod tests {
         assert_eq!(h.rows_html(7..10), "");
         assert_eq!(h.body_html(), h.rows_html(0..4));
         assert_eq!(h.rows_html_of(2, &h.cells[2..4]), html);
+    }
+
+    #[test]
+    fn the_exports_hold_every_value_and_cell() {
+        let table = synth::generate(&Default::default()).table;
+        let report = analyze(&table, &Settings::default()).unwrap();
+        let h = gap_heatmap(&report);
+        let t = h.to_table("Realization gaps", "model");
+        assert_eq!(t.headers[0], "model");
+        assert_eq!(&t.headers[1..], h.cols.as_slice());
+        assert_eq!(t.rows.len(), h.rows.len());
+        // The CSV has each value at full precision (an undefined one empty).
+        let csv = t.to_csv();
+        let line: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+        assert_eq!(line[0], h.rows[0]);
+        for (cell, text) in h.cells[0].iter().zip(&line[1..]) {
+            match cell.value {
+                Some(v) => assert!(
+                    (text.parse::<f64>().unwrap() - v).abs() < 1e-12,
+                    "{text} vs {v}"
+                ),
+                None => assert_eq!(*text, ""),
+            }
+        }
+        let svg = h.to_svg("Realization gaps", "model");
+        assert!(
+            svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\"") && svg.ends_with("</svg>")
+        );
+        crate::chart::well_formed(&svg).unwrap();
+        assert_eq!(
+            svg.matches("<rect ").count(),
+            1 + h.rows.len() * h.cols.len()
+        );
+        assert!(svg.contains(&format!(">{}</text>", crate::markup::esc(&h.rows[0]))));
     }
 
     #[test]

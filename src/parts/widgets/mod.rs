@@ -298,6 +298,29 @@ pub(crate) fn HeatmapView(
             win.wrap(&rows, &html)
         }
     };
+    // The exports: every row (a heatmap made window by window gets all its
+    // cells now), written when asked for.
+    let export = move |ext: &str| {
+        let whole = heatmap.with_value(|h| {
+            let mut h = h.clone();
+            if let Some(f) = cells_of {
+                h.cells = f.run(0..nr);
+            }
+            h
+        });
+        let title = testid.replace('-', " ");
+        let name = format!("{}-{testid}.{ext}", wb.file_stem());
+        let _ = match ext {
+            "csv" => web::download(&name, "text/csv", &whole.to_table(&title, corner).to_csv()),
+            "tex" => web::download(
+                &name,
+                "text/x-tex",
+                &whole.to_table(&title, corner).to_latex(),
+            ),
+            "svg" => web::download(&name, "image/svg+xml", &whole.to_svg(&title, corner)),
+            _ => web::download_png(&name, &whole.to_svg(&title, corner)),
+        };
+    };
     let detail = move |r: usize, c: usize| {
         let of = |cells: &[Vec<HeatCell>], r: usize| {
             cells
@@ -429,6 +452,25 @@ pub(crate) fn HeatmapView(
                 <span class="hint">
                     "Click a cell (or focus it and press Enter) for its scatter; arrow keys move between cells."
                 </span>
+            </div>
+            <div class="exports">
+                {[("csv", "CSV"), ("tex", "LaTeX"), ("svg", "SVG"), ("png", "PNG")]
+                    .into_iter()
+                    .map(|(ext, label)| {
+                        view! {
+                            <button
+                                class="link"
+                                data-testid=format!(
+                                    "export-{}",
+                                    if ext == "tex" { "latex" } else { ext },
+                                )
+                                on:click=move |_| export(ext)
+                            >
+                                {label}
+                            </button>
+                        }
+                    })
+                    .collect_view()}
             </div>
         </div>
     }
