@@ -219,7 +219,7 @@ impl Heatmap {
                 let x = left + cw * j as f64;
                 let _ = write!(
                     out,
-                    r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{}"/><text x="{:.1}" y="{:.1}" text-anchor="middle" fill="{}">{}</text>"##,
+                    r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="{}"/><text x="{:.1}" y="{:.1}" text-anchor="middle" fill="{}">{}</text>"#,
                     x + 1.0,
                     y + 1.0,
                     cw - 2.0,
