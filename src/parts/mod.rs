@@ -51,6 +51,18 @@ pub(crate) fn opened(
     }
 }
 
+/// [`source_label`] in a sentence: more than two files are "N files" (the
+/// summary's title and the trajectory overview name them).
+pub(crate) fn short_source_label(source: &Source) -> String {
+    match source {
+        Source::Attached { names, folders } if folders.is_empty() && names.len() > 2 => {
+            format!("{} files", names.len())
+        }
+        Source::Files { files } if files.len() > 2 => format!("{} files", files.len()),
+        other => source_label(other),
+    }
+}
+
 /// The name a source is shown by.
 pub(crate) fn source_label(source: &Source) -> String {
     match source {

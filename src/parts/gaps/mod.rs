@@ -13,7 +13,7 @@ use leptos::task::spawn_local;
 
 use crate::parts::widgets::job::JobSlot;
 use crate::parts::widgets::{area_panel, sub_nav};
-use crate::parts::{source_label, Knobs, Workbench};
+use crate::parts::{short_source_label, source_label, Knobs, Workbench};
 use crate::pool::JobId;
 use crate::web;
 
@@ -209,7 +209,7 @@ impl Workbench {
     /// Dropped files travel to the worker as `File`s; they are read here as
     /// text only to be kept, and only when small enough for the storage.
     pub(crate) fn keep(self, source: &Source) {
-        let name = source_label(source);
+        let name = short_source_label(source);
         let store = move |kept: Source| {
             let text = serde_json::to_string(&kept).unwrap_or_default();
             // Already kept (e.g. just restored): leave it and its note alone.
@@ -234,12 +234,12 @@ impl Workbench {
                 if size > KEEP_LIMIT {
                     self.gaps.kept.set(Some(format!(
                         "{} ({:.1} MB) is too large for this browser's storage: drop it again after a reload.",
-                        source_label(source),
+                        short_source_label(source),
                         size / 1e6
                     )));
                     return;
                 }
-                let label = source_label(source);
+                let label = short_source_label(source);
                 spawn_local(async move {
                     let mut texts = Vec::new();
                     for file in &files {
@@ -548,12 +548,7 @@ fn TrajectorySummary(wb: Workbench) -> impl IntoView {
     let shown = wb.gaps.source.get_value();
     let label = source_label(&shown);
     // Many files: their number, the names on hover (and in the overview).
-    let source = match &shown {
-        Source::Attached { names, folders } if folders.is_empty() && names.len() > 2 => {
-            format!("{} files", names.len())
-        }
-        _ => label.clone(),
-    };
+    let source = short_source_label(&shown);
     view! {
         <section class="summary" data-testid="summary" data-source=label.clone() title=label>
             <p class="sentence" data-testid="trajectory-summary">
