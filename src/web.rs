@@ -30,7 +30,15 @@ fn download_blob(name: &str, blob: &web_sys::Blob) -> Result<(), JsValue> {
     // its start, a digest of the whole and its extension).
     a.set_download(&gapscope_view::format::short_file_name(name));
     a.click();
-    web_sys::Url::revoke_object_url(&url)?;
+    // The URL is revoked a minute later, not at once: a download the browser
+    // starts after this task (a busy machine) would find it gone (seen in CI
+    // as a download that never came).
+    let revoke = Closure::once_into_js(move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    });
+    web_sys::window()
+        .ok_or("no window")?
+        .set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 60_000)?;
     Ok(())
 }
 
@@ -66,7 +74,7 @@ pub fn download_png(name: &str, svg: &str) -> Result<(), JsValue> {
             let data = canvas.to_data_url_with_type("image/png")?;
             let a: web_sys::HtmlAnchorElement = doc.create_element("a")?.dyn_into()?;
             a.set_href(&data);
-            a.set_download(&name);
+            a.set_download(&gapscope_view::format::short_file_name(&name));
             a.click();
             web_sys::Url::revoke_object_url(&url2)
         })();
