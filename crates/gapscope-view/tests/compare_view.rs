@@ -36,10 +36,15 @@ fn report() -> gapscope_compare::CompareReport {
         ts.push(t("B", task, 0, b));
     }
     ts.push(t("B", "9", 0, 1.0));
+    report_of(&ts)
+}
+
+/// The comparison of `ts` (one file), B = 200, seed 0.
+fn report_of(ts: &[Trajectory]) -> gapscope_compare::CompareReport {
     let file_of = vec![0; ts.len()];
     let files = vec!["x.jsonl".to_string()];
     let src = Source {
-        trajectories: &ts,
+        trajectories: ts,
         file_of: &file_of,
         files: &files,
         excluded: &[],
@@ -117,21 +122,7 @@ fn the_first_pair_shown_is_the_first_with_a_task_in_common() {
         t("B", "9", 0, 0.0),
         t("D", "9", 0, 1.0),
     ];
-    let file_of = vec![0; ts.len()];
-    let files = vec!["x.jsonl".to_string()];
-    let src = Source {
-        trajectories: &ts,
-        file_of: &file_of,
-        files: &files,
-        excluded: &[],
-        excluded_file: &[],
-    };
-    let r = compare(
-        &src,
-        &RunOptions::default(),
-        &Settings::new(200, 0, 0).unwrap(),
-    )
-    .unwrap();
+    let r = report_of(&ts);
     let names: Vec<&str> = r.runs.iter().map(|run| run.name.as_str()).collect();
     let (i, j) = first_paired(&r).unwrap();
     let mut pair = [names[i], names[j]];
