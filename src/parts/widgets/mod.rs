@@ -93,22 +93,7 @@ pub(crate) fn TableView(
                 <table class="data" data-testid="table" data-title=title>
                     <caption>{caption}</caption>
                     <thead>
-                        <tr>
-                            {headers
-                                .into_iter()
-                                .enumerate()
-                                .map(|(i, h)| {
-                                    let width = widths
-                                        .get(i)
-                                        .map(|w| format!("width: {}ch", w + 1));
-                                    view! {
-                                        <th scope="col" style=width>
-                                            {h}
-                                        </th>
-                                    }
-                                })
-                                .collect_view()}
-                        </tr>
+                        <tr>{header_cells(headers, &widths)}</tr>
                     </thead>
                     <tbody
                         node_ref=win.body
@@ -152,6 +137,24 @@ pub(crate) fn TableView(
             </div>
         </div>
     }
+}
+
+/// A table's header cells; with `widths` (characters per column, from
+/// `Table::column_chars`), each column keeps that width whichever rows are
+/// drawn.
+fn header_cells(headers: Vec<String>, widths: &[usize]) -> impl IntoView {
+    headers
+        .into_iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let width = widths.get(i).map(|w| format!("width: {}ch", w + 1));
+            view! {
+                <th scope="col" style=width>
+                    {h}
+                </th>
+            }
+        })
+        .collect_view()
 }
 
 /// The element matching `selector` that holds the event's target (the
@@ -528,19 +531,7 @@ pub(crate) fn ClickTable(
                 <table class="data trajectories" data-testid=testid data-title=title>
                     <caption>{caption}</caption>
                     <thead>
-                        <tr>
-                            {headers
-                                .into_iter()
-                                .zip(widths)
-                                .map(|(h, w)| {
-                                    view! {
-                                        <th scope="col" style=format!("width: {}ch", w + 1)>
-                                            {h}
-                                        </th>
-                                    }
-                                })
-                                .collect_view()}
-                        </tr>
+                        <tr>{header_cells(headers, &widths)}</tr>
                     </thead>
                     <tbody
                         node_ref=win.body
