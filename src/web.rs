@@ -88,7 +88,7 @@ pub fn download_png(name: &str, svg: &str) -> Result<(), JsValue> {
     Ok(())
 }
 
-/// The page's query parameters.
+/// The page's query parameters, in order.
 pub fn query() -> Vec<(String, String)> {
     let Some(search) = web_sys::window().and_then(|w| w.location().search().ok()) else {
         return Vec::new();
@@ -96,14 +96,22 @@ pub fn query() -> Vec<(String, String)> {
     let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
         return Vec::new();
     };
-    ["view", "alpha", "B", "seed", "corr", "order"]
-        .iter()
-        .filter_map(|k| params.get(k).map(|v| (k.to_string(), v)))
-        .collect()
+    let mut pairs = Vec::new();
+    if let Ok(Some(entries)) = js_sys::try_iter(&params) {
+        for entry in entries.flatten() {
+            let pair = js_sys::Array::from(&entry);
+            if let (Some(k), Some(v)) = (pair.get(0).as_string(), pair.get(1).as_string()) {
+                pairs.push((k, v));
+            }
+        }
+    }
+    pairs
 }
 
-/// Replace the query string (no reload, no history entry).
-pub fn set_query(pairs: &[(&str, String)]) {
+/// Set the query string (no reload): a new history entry when `push`
+/// (Back returns to the previous one), else the current entry replaced.
+/// Nothing happens when the query is already this one.
+pub fn set_query(pairs: &[(&str, String)], push: bool) {
     let Ok(params) = web_sys::UrlSearchParams::new() else {
         return;
     };
@@ -111,9 +119,33 @@ pub fn set_query(pairs: &[(&str, String)]) {
         params.append(k, v);
     }
     let q: String = params.to_string().into();
-    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
-        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("?{q}")));
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let current = window.location().search().unwrap_or_default();
+    if current.trim_start_matches('?') == q {
+        return;
     }
+    if let Ok(history) = window.history() {
+        let url = format!("?{q}");
+        let _ = if push {
+            history.push_state_with_url(&JsValue::NULL, "", Some(&url))
+        } else {
+            history.replace_state_with_url(&JsValue::NULL, "", Some(&url))
+        };
+    }
+}
+
+/// Call `f` whenever the user moves through the page's history (Back,
+/// Forward): the query is then the entry's.
+pub fn on_history(f: impl Fn() + 'static) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let handler = Closure::<dyn Fn()>::new(f);
+    let _ = window.add_event_listener_with_callback("popstate", handler.as_ref().unchecked_ref());
+    // The page's own listener, for the page's lifetime.
+    handler.forget();
 }
 
 fn storage() -> Option<web_sys::Storage> {

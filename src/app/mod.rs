@@ -1,11 +1,12 @@
 //! The page: the root component (area tabs, settings bar, status line,
 //! footer, hover card); the state it renders is [`crate::parts::Workbench`].
 
+mod place;
 mod top_bar;
 
-use gapscope_gaps::analysis::MacroDefinition;
-use gapscope_view::heatmap::CorrelationKind;
-use gapscope_view::nav::{Area, Choice, ViewId};
+pub(crate) use place::link_sentence;
+
+use gapscope_view::nav::{Area, ViewId};
 use leptos::prelude::*;
 
 use crate::parts::evidence::EvidenceArea;
@@ -40,41 +41,16 @@ pub(crate) fn App() -> impl IntoView {
         let _ = web::store(THEME, &t);
     });
 
-    // Settings and view live in the URL, so a view can be shared as a link.
+    // Settings, part, views and the open trajectory live in the URL, so a
+    // view can be shared as a link; Back and Forward move between views.
+    place::keep_in_url(wb);
+    // A trajectory link applies once the files it names are loaded.
     Effect::new(move |_| {
-        let k = wb.knobs.get();
-        let mut q = vec![
-            ("view", wb.gaps.view.get().id().to_string()),
-            ("alpha", k.alpha.to_string()),
-            ("B", k.bootstrap.to_string()),
-            ("seed", k.seed.to_string()),
-        ];
-        if wb.area.get() != Area::Gaps {
-            q.push(("area", wb.area.get().id().to_string()));
+        wb.traj.overview.track();
+        wb.traj.fingerprint.track();
+        if wb.traj.wanted.with_untracked(Option::is_some) {
+            wb.apply_link();
         }
-        if k.macro_definition != MacroDefinition::Mean {
-            q.push(("macro", k.macro_definition.name().into()));
-        }
-        if wb.gaps.corr_kind.get() == CorrelationKind::Spearman {
-            q.push(("corr", "spearman".into()));
-        }
-        // The Compare view's settings, when not the defaults.
-        let by = wb.cmp.by.get();
-        if by != "model" {
-            q.push(("by", by));
-        }
-        let merges = wb.cmp.merges.get();
-        if !merges.trim().is_empty() {
-            q.push(("merge", merges));
-        }
-        if wb.cmp.failures.get() {
-            q.push(("fail", "1".into()));
-        }
-        let p = wb.cmp.p.get();
-        if p != gapscope_view::compare::PKind::default() {
-            q.push(("p", p.id().into()));
-        }
-        web::set_query(&q);
     });
 
     view! {
@@ -110,6 +86,7 @@ pub(crate) fn App() -> impl IntoView {
                 Area::Gaps => view! { <GapsArea wb=wb /> }.into_any(),
             }}
         </main>
+        <Glossary />
         <footer>
             "gapscope " {env!("CARGO_PKG_VERSION")}
             " — offline workbench for agent-evaluation artifacts. Synthetic data is labelled as such wherever it appears."
@@ -134,5 +111,48 @@ pub(crate) fn App() -> impl IntoView {
                     }
                 })
         }}
+    }
+}
+
+/// Every abbreviation the page shows, expanded ([`gapscope_view::glossary`]),
+/// by part; the same expansions are the hover text of table headers and
+/// heatmap labels.
+#[component]
+fn Glossary() -> impl IntoView {
+    use gapscope_view::glossary::GLOSSARY;
+    let mut parts: Vec<&str> = Vec::new();
+    for t in GLOSSARY {
+        if !parts.contains(&t.part) {
+            parts.push(t.part);
+        }
+    }
+    view! {
+        <details class="glossary" data-testid="glossary">
+            <summary>"Glossary: every abbreviation on this page"</summary>
+            {parts
+                .into_iter()
+                .map(|part| {
+                    view! {
+                        <h3>{part}</h3>
+                        <dl>
+                            {GLOSSARY
+                                .iter()
+                                .filter(|t| t.part == part)
+                                .map(|t| {
+                                    view! {
+                                        <dt data-abbr=t.abbr>
+                                            <abbr title=t.name>{t.abbr}</abbr>
+                                            " — "
+                                            {t.name}
+                                        </dt>
+                                        <dd>{t.meaning}</dd>
+                                    }
+                                })
+                                .collect_view()}
+                        </dl>
+                    }
+                })
+                .collect_view()}
+        </details>
     }
 }

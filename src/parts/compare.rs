@@ -14,7 +14,7 @@ use gapscope_worker::ask;
 use leptos::prelude::*;
 use std::sync::Arc;
 
-use crate::parts::trajectories::NeedTrajectories;
+use crate::parts::trajectories::{NeedTrajectories, ScorerPicker};
 use crate::parts::widgets::job::JobSlot;
 use crate::parts::widgets::{EnumSelect, Figure, HeatmapView, TableView};
 use crate::parts::Workbench;
@@ -261,6 +261,8 @@ pub(crate) fn CompareView(wb: Workbench) -> impl IntoView {
             </label>
             " "
             <label>"matrix p " <EnumSelect value=c.p testid="compare-p" /></label>
+            " "
+            <ScorerPicker wb=wb />
         </p>
     };
     view! {

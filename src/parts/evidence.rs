@@ -21,6 +21,8 @@ pub(crate) struct EvidenceState {
     pub(crate) filter: RwSignal<tv_evidence::EpisodeFilter>,
     pub(crate) episode: RwSignal<Option<String>>,
     pub(crate) messages: JobSlot<ask::EvidenceMessages>,
+    /// An episode the URL names, opened when the report has come.
+    pub(crate) wanted: StoredValue<Option<String>>,
 }
 
 impl EvidenceState {
@@ -33,6 +35,7 @@ impl EvidenceState {
             filter: RwSignal::new(Default::default()),
             episode: RwSignal::new(None),
             messages: JobSlot::new(),
+            wanted: StoredValue::new(None),
         }
     }
 }
@@ -86,6 +89,25 @@ pub(crate) fn EvidenceArea(wb: Workbench) -> impl IntoView {
     Effect::new(move |_| {
         if wb.ev.report.answer.with(std::option::Option::is_none) && !wb.ev.report.running() {
             wb.run_evidence();
+        }
+    });
+    // An episode named by the URL, once the report that has it is here.
+    Effect::new(move |_| {
+        let has = wb
+            .ev
+            .report
+            .answer
+            .with(|a| match (a, wb.ev.wanted.get_value()) {
+                (Some(Ok(r)), Some(id)) => Some(r.episodes.iter().any(|e| e.trajectory_id == id)),
+                _ => None,
+            });
+        if let Some(has) = has {
+            if let Some(id) = wb.ev.wanted.get_value() {
+                wb.ev.wanted.set_value(None);
+                if has {
+                    wb.open_evidence_episode(id);
+                }
+            }
         }
     });
     let pick = move |ev: leptos::ev::Event| {

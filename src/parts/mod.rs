@@ -12,9 +12,10 @@ pub(crate) mod teaching;
 pub(crate) mod trajectories;
 pub(crate) mod widgets;
 
+use gapscope_data::profile::RoleOverrides;
 use gapscope_gaps::analysis::MacroDefinition;
 use gapscope_view::heatmap::CorrelationKind;
-use gapscope_view::nav::{Area, Choice, GapsView, ViewId};
+use gapscope_view::nav::{Area, Choice, Place};
 use gapscope_worker::{Source, CORPUS_LABEL, EXAMPLE_LABEL};
 use leptos::prelude::*;
 
@@ -113,15 +114,13 @@ impl Workbench {
             seed: 0,
             macro_definition: MacroDefinition::Mean,
         };
-        let mut view = GapsView::Gaps;
-        let mut corr = CorrelationKind::Pearson;
-        let mut area = Area::Gaps;
+        let pairs = web::query();
+        let place = Place::from_query(&pairs);
         let cmp = CompareState::new();
-        for (k, v) in web::query() {
+        let mut roles = RoleOverrides::default();
+        let mut score = gapscope_data::formats::inspect::ScoreChoice::default();
+        for (k, v) in &pairs {
             match k.as_str() {
-                // An unknown view or area keeps the default, like any other
-                // bad query value.
-                "view" => view = GapsView::parse(&v).unwrap_or(view),
                 "alpha" => {
                     knobs.alpha = v
                         .parse()
@@ -139,31 +138,54 @@ impl Workbench {
                 "seed" => knobs.seed = v.parse().unwrap_or(knobs.seed),
                 "macro" => {
                     knobs.macro_definition =
-                        MacroDefinition::parse(&v).unwrap_or(knobs.macro_definition);
+                        MacroDefinition::parse(v).unwrap_or(knobs.macro_definition);
                 }
-                "corr" if v == "spearman" => corr = CorrelationKind::Spearman,
-                "area" => area = Area::parse(&v).unwrap_or(area),
+                // Column roles for the files the page reopens (a bad value
+                // keeps the defaults, like any other bad query value).
+                "roles" => roles = serde_json::from_str(v).unwrap_or_default(),
+                // The Inspect score rewards come from (as `--scorer`).
+                "scorer" => {
+                    score =
+                        gapscope_data::formats::inspect::ScoreChoice::parse(v).unwrap_or_default();
+                }
                 // The Compare view's settings (a bad key is reported there).
-                "by" => cmp.by.set(v),
-                "merge" => cmp.merges.set(v),
+                "by" => cmp.by.set(v.clone()),
+                "merge" => cmp.merges.set(v.clone()),
                 "fail" if v == "1" => cmp.failures.set(true),
                 "p" => cmp
                     .p
-                    .set(gapscope_view::compare::PKind::parse(&v).unwrap_or_default()),
+                    .set(gapscope_view::compare::PKind::parse(v).unwrap_or_default()),
                 _ => {}
             }
         }
+        let corr = if place.spearman {
+            CorrelationKind::Spearman
+        } else {
+            CorrelationKind::Pearson
+        };
+        let gaps = GapsState::new(place.gaps, corr);
+        gaps.roles.set(roles);
+        gaps.trajectories.update(|t| t.score = score);
+        let traj = TrajectoriesState::new();
+        traj.wanted.set(place.trajectory.clone());
+        let ev = EvidenceState::new();
+        ev.view.set(place.evidence);
+        ev.wanted.set_value(place.evidence_episode.clone());
+        let rt = RuntimeState::new();
+        rt.view.set(place.runtime);
+        rt.slice.set(place.slice);
+        rt.wanted.set_value(place.runtime_episode.clone());
         Workbench {
             workers: Workers::new(),
             knobs: RwSignal::new(knobs),
             hover: RwSignal::new(None),
             theme: RwSignal::new(web::load(THEME).unwrap_or_else(|| "auto".into())),
-            area: RwSignal::new(area),
-            gaps: GapsState::new(view, corr),
-            traj: TrajectoriesState::new(),
+            area: RwSignal::new(place.area),
+            gaps,
+            traj,
             cmp,
-            ev: EvidenceState::new(),
-            rt: RuntimeState::new(),
+            ev,
+            rt,
         }
     }
 }

@@ -26,6 +26,8 @@ pub(crate) struct RuntimeState {
     pub(crate) slice: RwSignal<usize>,
     pub(crate) episode: RwSignal<Option<String>>,
     pub(crate) turn: RwSignal<usize>,
+    /// An episode the URL names, opened when the report has come.
+    pub(crate) wanted: StoredValue<Option<String>>,
 }
 
 impl RuntimeState {
@@ -40,6 +42,7 @@ impl RuntimeState {
             slice: RwSignal::new(0),
             episode: RwSignal::new(None),
             turn: RwSignal::new(0),
+            wanted: StoredValue::new(None),
         }
     }
 }
@@ -71,6 +74,25 @@ pub(crate) fn RuntimeArea(wb: Workbench) -> impl IntoView {
     Effect::new(move |_| {
         if wb.rt.report.answer.with(std::option::Option::is_none) && !wb.rt.report.running() {
             wb.run_runtime();
+        }
+    });
+    // An episode named by the URL, once the report that has it is here.
+    Effect::new(move |_| {
+        let has = wb
+            .rt
+            .report
+            .answer
+            .with(|a| match (a, wb.rt.wanted.get_value()) {
+                (Some(Ok((r, _))), Some(id)) => Some(tv_runtime::episode_view(r, &id).is_some()),
+                _ => None,
+            });
+        if let Some(has) = has {
+            if let Some(id) = wb.rt.wanted.get_value() {
+                wb.rt.wanted.set_value(None);
+                if has {
+                    wb.rt.episode.set(Some(id));
+                }
+            }
         }
     });
     let pick = move |ev: leptos::ev::Event| {

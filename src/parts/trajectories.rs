@@ -48,6 +48,18 @@ pub(crate) struct TrajectoriesState {
     pub(crate) stability: JobSlot<ask::Stability>,
     pub(crate) stability_regex: RwSignal<String>,
     pub(crate) stability_gap: RwSignal<String>,
+    /// A trajectory link of the URL not applied yet (its files are not the
+    /// ones loaded): `crate::app::place`.
+    pub(crate) wanted: RwSignal<Option<gapscope_view::nav::TrajectoryLink>>,
+    /// (source label, fingerprint of its files) of the files last
+    /// fingerprinted for a link.
+    pub(crate) fingerprint: RwSignal<Option<(String, String)>>,
+    pub(crate) digest: JobSlot<ask::Digests, ()>,
+    /// Why a link could not be made or applied.
+    pub(crate) link_note: RwSignal<Option<String>>,
+    /// The Inspect scores the loaded logs offer as rewards (kept while
+    /// another choice is read, and after one that fails).
+    pub(crate) scorers: RwSignal<Vec<String>>,
 }
 
 impl TrajectoriesState {
@@ -65,6 +77,11 @@ impl TrajectoriesState {
             stability: JobSlot::new(),
             stability_regex: RwSignal::new(String::new()),
             stability_gap: RwSignal::new("macro".into()),
+            wanted: RwSignal::new(None),
+            fingerprint: RwSignal::new(None),
+            digest: JobSlot::new(),
+            link_note: RwSignal::new(None),
+            scorers: RwSignal::new(Vec::new()),
         }
     }
 }
@@ -158,6 +175,11 @@ impl Workbench {
             return;
         }
         self.traj.overview_job.set_value(None);
+        if let Ok(Some(o)) = &overview {
+            if !o.scorers.is_empty() {
+                self.traj.scorers.set(o.scorers.clone());
+            }
+        }
         self.traj.overview.set(match overview {
             Ok(None) => None,
             Ok(Some(o)) => Some(Ok(Arc::new(o))),
@@ -167,6 +189,11 @@ impl Workbench {
 
     /// Open one trajectory in the viewer (read whole by a worker).
     pub(crate) fn open_trajectory(self, id: String) {
+        // A link not applied yet gives way to the user's choice; the one
+        // made for this trajectory names its files.
+        self.traj.wanted.set(None);
+        self.traj.link_note.set(None);
+        self.ensure_fingerprint();
         self.start_trajectory(self.traj.open, id);
     }
 
@@ -244,9 +271,76 @@ pub(crate) fn NeedTrajectories(wb: Workbench, what: &'static str) -> impl IntoVi
     }
 }
 
+/// Which Inspect score becomes the reward, as `--scorer` chooses it in the
+/// CLI: shown when the loaded Inspect logs offer more than one. A choice
+/// reads the files again (the realization analysis, the runs and the
+/// trajectory list follow it).
+#[component]
+pub(crate) fn ScorerPicker(wb: Workbench) -> impl IntoView {
+    move || {
+        let scorers = wb.traj.scorers.get();
+        if scorers.len() < 2 {
+            return None;
+        }
+        let chosen = wb
+            .gaps
+            .trajectories
+            .with(|t| tv::score_choice_name(&t.score));
+        Some(view! {
+            <label class="scorer">
+                "reward from the Inspect score "
+                <select
+                    data-testid="scorer"
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        let choice = if v.is_empty() {
+                            Ok(gapscope_data::formats::inspect::ScoreChoice::default())
+                        } else {
+                            gapscope_data::formats::inspect::ScoreChoice::parse(&v)
+                        };
+                        if let Ok(choice) = choice {
+                            wb.gaps.trajectories.update(|t| t.score = choice);
+                            wb.rerun();
+                        }
+                    }
+                >
+                    <option value="" selected=chosen.is_none()>
+                        "each log's first scorer"
+                    </option>
+                    {scorers
+                        .into_iter()
+                        .map(|s| {
+                            let selected = chosen.as_deref() == Some(s.as_str());
+                            view! {
+                                <option value=s.clone() selected=selected>
+                                    {s.clone()}
+                                </option>
+                            }
+                        })
+                        .collect_view()}
+                </select>
+            </label>
+        })
+    }
+}
+
 #[component]
 pub(crate) fn TrajectoriesView(wb: Workbench) -> impl IntoView {
-    move || match wb.traj.overview.get() {
+    // A link to a trajectory of other files, or one that could not be made.
+    let link = move || {
+        let text = wb
+            .traj
+            .wanted
+            .get()
+            .map(|l| crate::app::link_sentence(&l))
+            .or_else(|| wb.traj.link_note.get())?;
+        Some(view! {
+            <p class="link-note" role="status" data-testid="link-note">
+                {text}
+            </p>
+        })
+    };
+    let list = move || match wb.traj.overview.get() {
         None if wb.traj.overview_job.get_value().is_some() => {
             view! { <p class="explain">"Reading the trajectories…"</p> }.into_any()
         }
@@ -260,7 +354,8 @@ pub(crate) fn TrajectoriesView(wb: Workbench) -> impl IntoView {
         }
         .into_any(),
         Some(Ok(o)) => view! { <TrajectoryList wb=wb overview=o /> }.into_any(),
-    }
+    };
+    view! { {link} {list} }
 }
 
 #[component]
@@ -288,6 +383,7 @@ pub(crate) fn TrajectoryList(wb: Workbench, overview: Arc<Overview>) -> impl Int
         <p class="sentence" data-testid="overview-summary">
             {format!("{}.", o.summary)}
         </p>
+        <ScorerPicker wb=wb />
         <ProxyLabels wb=wb />
         {(!o.notes.is_empty())
             .then(|| {

@@ -114,3 +114,33 @@ test('no console errors and no request to any other origin', async () => {
   const foreign = rec.requests.filter((u) => !u.startsWith(server.url) && !u.startsWith('data:') && !u.startsWith('blob:'));
   assert.deepEqual(foreign, []);
 });
+
+test('the Inspect scorer picker changes the rewards as the CLI\'s --scorer does', async () => {
+  const dir = join(SHARED, 'data/inspect');
+  const logs = readdirSync(dir).filter((f) => /arith-agent/.test(f)).sort().map((f) => join(dir, f));
+  assert.equal(logs.length, 2, `the two arith-agent logs in ${dir}`);
+  await wb.fileInput.setInputFiles(logs);
+  await wb.openView('compare');
+  await page.getByTestId('compare-summary').waitFor({ timeout: 120_000 });
+  const picker = page.getByTestId('scorer');
+  await picker.waitFor();
+  const offered = await picker.locator('option').evaluateAll((os) => os.map((o) => o.value));
+  assert.deepEqual(offered, ['', 'match', 'tool_steps', 'detail', 'detail:exact', 'detail:steps', 'model_graded_qa']);
+  const means = async () => (await wb.table('Runs')).rows.map((r) => [r[0], r[4]]);
+  const cliMeans = (scorer) => {
+    const args = ['compare', ...logs, '--json', ...(scorer ? ['--scorer', scorer] : [])];
+    const cli = JSON.parse(execFileSync(CLI, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+    return cli.runs.map((r) => [r.name, pct(r.summary.mean)]);
+  };
+  assert.deepEqual(await means(), cliMeans(null), 'default: each log\'s first scorer');
+  const before = await means();
+  for (const scorer of ['model_graded_qa', 'detail:steps']) {
+    await picker.selectOption(scorer);
+    await page.waitForFunction((s) => new URLSearchParams(location.search).get('scorer') === s, scorer);
+    await page.getByTestId('compare-summary').waitFor({ timeout: 120_000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid=compare-busy]') === null);
+    assert.deepEqual(await means(), cliMeans(scorer), scorer);
+  }
+  assert.notDeepEqual(await means(), before, 'another score, other rewards');
+  assert.equal(await page.getByTestId('scorer').inputValue(), 'detail:steps');
+});

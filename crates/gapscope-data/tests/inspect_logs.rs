@@ -666,3 +666,35 @@ fn json_log_errors_are_located_and_scorer_choice_parses() {
     assert!(ScoreChoice::parse(":x").is_err());
     assert!(ScoreChoice::parse("a:").is_err());
 }
+
+/// The inputs list every score a reward can come from over the logs (the
+/// page's scorer picker), once each in order of first appearance, and the
+/// ones used: the header's first scorer by default, the chosen one after.
+#[test]
+fn inputs_list_the_scorers_of_their_logs() {
+    use gapscope_data::ingest::{read_inputs, Messages, TrajectoryOptions};
+    let files = vec![
+        (ARITH_JSON.to_string(), data(ARITH_JSON)),
+        ("log_formats.json".to_string(), data("log_formats.json")),
+    ];
+    let inputs = read_inputs(&files, &TrajectoryOptions::default(), &Messages::Counts).unwrap();
+    assert_eq!(
+        inputs.scorers,
+        [
+            "match",
+            "tool_steps",
+            "detail",
+            "detail:exact",
+            "detail:steps",
+            "model_graded_qa"
+        ]
+    );
+    assert_eq!(inputs.scored_by, ["match"]);
+    let one = vec![(ARITH_JSON.to_string(), data(ARITH_JSON))];
+    let options = TrajectoryOptions {
+        score: ScoreChoice::parse("detail:steps").unwrap(),
+        ..Default::default()
+    };
+    let inputs = read_inputs(&one, &options, &Messages::Counts).unwrap();
+    assert_eq!(inputs.scored_by, ["detail:steps"]);
+}

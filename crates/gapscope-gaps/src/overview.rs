@@ -57,6 +57,12 @@ pub struct Overview {
     pub trajectories: Vec<TrajectorySummary>,
     /// Distinct scenario groups (0: none recorded).
     pub groups: usize,
+    /// Inspect AI logs: the scores a reward can come from
+    /// (`gapscope_data::ingest::Inputs::scorers`) and the ones used.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scorers: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scored_by: Vec<String>,
 }
 
 /// Mean of a trajectory's applicable labels of one operation, × 100.
@@ -157,6 +163,8 @@ pub fn overview_of_inputs(inputs: &Inputs, options: &TrajectoryOptions) -> Optio
         groups: groups.len(),
         profile,
         trajectories,
+        scorers: inputs.scorers.clone(),
+        scored_by: inputs.scored_by.clone(),
     })
 }
 

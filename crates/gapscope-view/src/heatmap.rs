@@ -267,7 +267,16 @@ impl Heatmap {
         let names = self.rows.get(start..).unwrap_or_default();
         for (ri, (row, cells)) in (start..).zip(names.iter().zip(cells)) {
             let name = crate::chart::esc(row);
-            let _ = write!(out, r#"<tr><th scope="row">{name}</th>"#);
+            // An abbreviation (a foundational dimension) is expanded on hover.
+            match crate::glossary::hover_text(row) {
+                Some(t) => {
+                    let t = crate::chart::esc(&t);
+                    let _ = write!(out, r#"<tr><th scope="row" title="{t}">{name}</th>"#);
+                }
+                None => {
+                    let _ = write!(out, r#"<tr><th scope="row">{name}</th>"#);
+                }
+            }
             for (ci, (cell, col)) in cells.iter().zip(&cols).enumerate() {
                 let _ = write!(
                     out,

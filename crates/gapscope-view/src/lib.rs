@@ -8,7 +8,9 @@
 //! - [`chart`]: figures as standalone SVG text (the string shown is the
 //!   string exported);
 //! - [`heatmap`]: the gap and correlation heatmaps;
-//! - [`nav`]: the parts of the page and their views, as enums;
+//! - [`nav`]: the parts of the page and their views, as enums, and the
+//!   page's place in the URL;
+//! - [`glossary`]: every abbreviation the page shows, expanded;
 //! - one module per part of the page: [`gaps`] (realization gaps),
 //!   [`trajectories`] (trajectory list, stability, planted vs recovered),
 //!   [`compare`] (run comparisons, with two trajectories side by side),
@@ -21,6 +23,7 @@ pub mod compare;
 pub mod evidence;
 pub mod format;
 pub mod gaps;
+pub mod glossary;
 pub mod heatmap;
 pub mod markup;
 pub mod nav;

@@ -189,6 +189,144 @@ impl ViewId for RuntimeView {
     }
 }
 
+/// Where the page is, as the URL says it: the part, each part's view and
+/// the sub-views (the Association view's coefficient, the runtime part's
+/// slice, the episode open in the evidence or runtime part, the trajectory
+/// open in the viewer with the files it belongs to). A view change is a new
+/// browser-history entry ([`Place::is_new_view`]); a sub-view change
+/// replaces the current one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Place {
+    pub area: Area,
+    pub gaps: GapsView,
+    pub evidence: EvidenceView,
+    pub runtime: RuntimeView,
+    /// The Association view shows Spearman's ρ (default Pearson's r).
+    pub spearman: bool,
+    /// The runtime part's slice (an index into its report's slices).
+    pub slice: usize,
+    /// The episode open in the evidence part.
+    pub evidence_episode: Option<String>,
+    /// The episode open in the runtime part.
+    pub runtime_episode: Option<String>,
+    /// The trajectory open in the viewer.
+    pub trajectory: Option<TrajectoryLink>,
+}
+
+/// A trajectory of given files: its id and the files' fingerprint
+/// ([`files_fingerprint`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrajectoryLink {
+    pub id: String,
+    pub files: String,
+}
+
+/// The URL keys [`Place`] reads and writes.
+pub const PLACE_KEYS: [&str; 10] = [
+    "area", "view", "ev", "rt", "corr", "slice", "ep", "rep", "traj", "files",
+];
+
+impl Default for Place {
+    fn default() -> Self {
+        Place {
+            area: Area::Gaps,
+            gaps: GapsView::Gaps,
+            evidence: EvidenceView::Ecs,
+            runtime: RuntimeView::Quality,
+            spearman: false,
+            slice: 0,
+            evidence_episode: None,
+            runtime_episode: None,
+            trajectory: None,
+        }
+    }
+}
+
+impl Place {
+    /// The place a query names; an unknown or bad value keeps its default
+    /// (like any other bad query value), other keys are ignored.
+    pub fn from_query(pairs: &[(String, String)]) -> Place {
+        let mut p = Place::default();
+        let mut traj = None;
+        let mut files = None;
+        for (k, v) in pairs {
+            match k.as_str() {
+                "area" => p.area = Area::parse(v).unwrap_or(p.area),
+                "view" => p.gaps = GapsView::parse(v).unwrap_or(p.gaps),
+                "ev" => p.evidence = EvidenceView::parse(v).unwrap_or(p.evidence),
+                "rt" => p.runtime = RuntimeView::parse(v).unwrap_or(p.runtime),
+                "corr" => p.spearman = v == "spearman",
+                "slice" => p.slice = v.parse().unwrap_or(p.slice),
+                "ep" if !v.is_empty() => p.evidence_episode = Some(v.clone()),
+                "rep" if !v.is_empty() => p.runtime_episode = Some(v.clone()),
+                "traj" if !v.is_empty() => traj = Some(v.clone()),
+                "files" if !v.is_empty() => files = Some(v.clone()),
+                _ => {}
+            }
+        }
+        p.trajectory = traj.map(|id| TrajectoryLink {
+            id,
+            files: files.unwrap_or_default(),
+        });
+        p
+    }
+
+    /// The query pairs of this place: the realization-gap view always
+    /// (links name it), the rest only when not the default.
+    pub fn to_query(&self) -> Vec<(&'static str, String)> {
+        let mut q = vec![("view", self.gaps.id().to_string())];
+        if self.area != Area::Gaps {
+            q.push(("area", self.area.id().into()));
+        }
+        if self.evidence != EvidenceView::Ecs {
+            q.push(("ev", self.evidence.id().into()));
+        }
+        if self.runtime != RuntimeView::Quality {
+            q.push(("rt", self.runtime.id().into()));
+        }
+        if self.spearman {
+            q.push(("corr", "spearman".into()));
+        }
+        if self.slice != 0 {
+            q.push(("slice", self.slice.to_string()));
+        }
+        if let Some(e) = &self.evidence_episode {
+            q.push(("ep", e.clone()));
+        }
+        if let Some(e) = &self.runtime_episode {
+            q.push(("rep", e.clone()));
+        }
+        if let Some(t) = &self.trajectory {
+            q.push(("traj", t.id.clone()));
+            q.push(("files", t.files.clone()));
+        }
+        q
+    }
+
+    /// Whether going from `self` to `next` changes the part or a part's
+    /// view (a new history entry, so that Back returns here).
+    pub fn is_new_view(&self, next: &Place) -> bool {
+        self.area != next.area
+            || self.gaps != next.gaps
+            || self.evidence != next.evidence
+            || self.runtime != next.runtime
+    }
+}
+
+/// The fingerprint of a set of files in a link: the first 16 hex digits
+/// of each file's SHA-256, sorted, joined by `.` (the order the files were
+/// dropped in does not matter; 64 bits per file). Built-in data has its
+/// own name instead.
+pub fn files_fingerprint<'a>(sha256: impl IntoIterator<Item = &'a str>) -> String {
+    let mut parts: Vec<&str> = sha256
+        .into_iter()
+        .map(|h| h.get(..16).unwrap_or(h))
+        .collect();
+    parts.sort_unstable();
+    parts.dedup();
+    parts.join(".")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -231,5 +369,84 @@ mod tests {
         assert_eq!(Area::parse("evidence"), Some(Area::Evidence));
         assert_eq!(Area::parse("Evidence"), None);
         assert_eq!(Area::Runtime.label(), "Runtime contracts");
+    }
+
+    #[test]
+    fn a_place_reads_back_from_its_query() {
+        let place = Place {
+            area: Area::Runtime,
+            gaps: GapsView::Compare,
+            evidence: EvidenceView::Episode,
+            runtime: RuntimeView::Stepper,
+            spearman: true,
+            slice: 2,
+            evidence_episode: Some("case 1/v0/r0".into()),
+            runtime_episode: Some("e-7".into()),
+            trajectory: Some(TrajectoryLink {
+                id: "t&1=2".into(),
+                files: "00aa.11bb".into(),
+            }),
+        };
+        let pairs: Vec<(String, String)> = place
+            .to_query()
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
+        assert!(pairs.iter().all(|(k, _)| PLACE_KEYS.contains(&k.as_str())));
+        assert_eq!(Place::from_query(&pairs), place);
+        // The default writes only the view.
+        assert_eq!(
+            Place::default().to_query(),
+            vec![("view", "gaps".to_string())]
+        );
+    }
+
+    #[test]
+    fn bad_values_keep_defaults_and_only_views_are_history_entries() {
+        let q = |pairs: &[(&str, &str)]| {
+            Place::from_query(
+                &pairs
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let p = q(&[
+            ("area", "nowhere"),
+            ("view", "x"),
+            ("slice", "-1"),
+            ("ep", ""),
+        ]);
+        assert_eq!(p, Place::default());
+        // A trajectory without files is a link to it in no known files.
+        assert_eq!(
+            q(&[("traj", "a")]).trajectory,
+            Some(TrajectoryLink {
+                id: "a".into(),
+                files: String::new()
+            })
+        );
+        let base = Place::default();
+        let mut next = base.clone();
+        next.slice = 3;
+        next.evidence_episode = Some("e".into());
+        assert!(!base.is_new_view(&next));
+        next.evidence = EvidenceView::Paired;
+        assert!(base.is_new_view(&next));
+        let mut area = base.clone();
+        area.area = Area::Evidence;
+        assert!(base.is_new_view(&area));
+    }
+
+    #[test]
+    fn a_fingerprint_ignores_file_order() {
+        let a = "0123456789abcdef0123";
+        let b = "fedcba9876543210ffff";
+        assert_eq!(
+            files_fingerprint([a, b]),
+            "0123456789abcdef.fedcba9876543210"
+        );
+        assert_eq!(files_fingerprint([b, a, a]), files_fingerprint([a, b]));
+        assert_eq!(files_fingerprint(["ab"]), "ab");
     }
 }

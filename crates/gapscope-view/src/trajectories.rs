@@ -394,6 +394,16 @@ pub fn stability_scatter(s: &StabilityReport, name: &str) -> Option<String> {
     ))
 }
 
+/// The name of a score choice as `--scorer` takes it (`SCORER` or
+/// `SCORER:KEY`); `None` for the default (each log's first scorer).
+pub fn score_choice_name(choice: &gapscope_data::formats::inspect::ScoreChoice) -> Option<String> {
+    let s = choice.scorer.as_ref()?;
+    Some(match &choice.key {
+        Some(k) => format!("{s}:{k}"),
+        None => s.clone(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]

@@ -17,6 +17,7 @@ use crate::parts::{short_source_label, source_label, Knobs, Workbench};
 use crate::pool::JobId;
 use crate::web;
 
+mod before;
 mod components;
 use components::{CurrentView, DropZone, Summary};
 
@@ -77,6 +78,9 @@ pub(crate) struct GapsState {
     pub(crate) trajectories: RwSignal<TrajectoryOptions>,
     /// Whether the first analysis has been painted (the view waits a frame).
     pub(crate) first_paint: RwSignal<bool>,
+    /// What the page showed before the import running now (put back if
+    /// it is cancelled).
+    pub(crate) before: StoredValue<Option<before::Before>, LocalStorage>,
 }
 
 impl GapsState {
@@ -104,6 +108,7 @@ impl GapsState {
             roles: RwSignal::new(RoleOverrides::default()),
             trajectories: RwSignal::new(TrajectoryOptions::default()),
             first_paint: RwSignal::new(false),
+            before: StoredValue::new_local(None),
         }
     }
 }
@@ -281,6 +286,7 @@ impl Workbench {
         }
         // A superseded job never answers (the pool drops its handler), so
         // this answer is the current job's (`id`).
+        self.drop_before();
         self.gaps.busy.set(None);
         self.gaps.progress.set(None);
         self.workers.refresh();
@@ -373,7 +379,8 @@ impl Workbench {
     }
 
     /// Stop the running analysis: its worker is terminated and a fresh one
-    /// takes its place; the last good result stays on screen.
+    /// takes its place; the last good result stays on screen, and a
+    /// cancelled import puts back every view as it was before it.
     pub(crate) fn cancel(self) {
         if let Some(id) = self.gaps.job.id() {
             if self.traj.overview_job.get_value() == Some(id) {
@@ -385,11 +392,13 @@ impl Workbench {
         self.gaps.job.cancel(self.workers);
         self.gaps.busy.set(None);
         self.gaps.progress.set(None);
+        self.restore_before();
         self.workers.refresh();
     }
 
     /// Analyse a new dataset: choices tied to the previous one are cleared.
     pub(crate) fn open(self, source: Source) {
+        self.keep_before();
         // New files (perhaps under the same names) are hashed anew.
         self.gaps.digests.set_value(None);
         self.traj.proxy.cancel(self.workers);
@@ -397,6 +406,7 @@ impl Workbench {
         self.gaps.pair.set(None);
         self.gaps.roles.set(RoleOverrides::default());
         self.gaps.trajectories.set(TrajectoryOptions::default());
+        self.traj.scorers.set(Vec::new());
         self.gaps.assoc_cell.set(None);
         self.gaps.gap_cell.set(None);
         self.run(source);
@@ -415,6 +425,8 @@ impl Workbench {
         if files.is_empty() {
             return;
         }
+        // What the page shows now comes back if this import is cancelled.
+        self.keep_before();
         // The worker reads the files itself (in chunks, with progress).
         let names = files.iter().map(|p| p.name.clone()).collect();
         self.gaps

@@ -148,8 +148,10 @@ fn header_cells(headers: Vec<String>, widths: &[usize]) -> impl IntoView {
         .enumerate()
         .map(|(i, h)| {
             let width = widths.get(i).map(|w| format!("width: {}ch", w + 1));
+            // An abbreviation is expanded on hover (the page's glossary).
+            let title = gapscope_view::glossary::hover_text(&h);
             view! {
-                <th scope="col" style=width>
+                <th scope="col" style=width title=title>
                     {h}
                 </th>
             }
@@ -435,7 +437,10 @@ pub(crate) fn HeatmapView(
                                 .zip(notes.into_iter().chain(std::iter::repeat(String::new())))
                                 .map(|(c, n)| {
                                     view! {
-                                        <th scope="col">
+                                        <th
+                                            scope="col"
+                                            title=gapscope_view::glossary::hover_text(c)
+                                        >
                                             {c.clone()}
                                             {(!n.is_empty())
                                                 .then(|| view! { <div class="note">{n}</div> })}

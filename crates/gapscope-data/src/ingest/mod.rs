@@ -123,6 +123,13 @@ pub struct Inputs {
     /// What each folder given held: what was read as what, what was
     /// skipped and why ([`folder::FolderSummary`]).
     pub folders: Vec<folder::FolderSummary>,
+    /// Inspect AI logs: every score a reward can come from (`SCORER` or
+    /// `SCORER:KEY`, [`crate::formats::inspect::ScoreChoice`]), in order of
+    /// first appearance over the logs; empty without Inspect logs.
+    pub scorers: Vec<String>,
+    /// Inspect AI logs: the scores the rewards came from (`SCORER` or
+    /// `SCORER:KEY`), once each, in log order.
+    pub scored_by: Vec<String>,
 }
 
 impl Inputs {
@@ -627,6 +634,20 @@ fn drop_repeats(inputs: &mut Inputs, file_of: &[usize], keep: bool) {
 
 /// Add one trajectory file's corpus to the inputs, with what reading it said.
 fn add_corpus(inputs: &mut Inputs, name: &str, c: crate::formats::Corpus) {
+    for m in &c.reward_mappings {
+        for a in &m.available {
+            if !inputs.scorers.contains(a) {
+                inputs.scorers.push(a.clone());
+            }
+        }
+        let used = match &m.key {
+            Some(k) => format!("{}:{k}", m.scorer),
+            None => m.scorer.clone(),
+        };
+        if !inputs.scored_by.contains(&used) {
+            inputs.scored_by.push(used);
+        }
+    }
     inputs.notes.extend(
         c.reward_mappings
             .iter()
@@ -921,6 +942,8 @@ pub fn profiles_of_inputs(
         outcome_files: _,
         trajectory_file: _,
         excluded_file: _,
+        scorers: _,
+        scored_by: _,
     } = inputs;
     let n_user = profile_files.len();
     if let (Some(long), 0) = (&overrides.long, n_user) {
