@@ -101,6 +101,29 @@ pub struct Trajectory {
     /// cost), in the reader's order. Dropped by a light read.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub details: Vec<Detail>,
+    /// Every score the file records for the trajectory, whichever one the
+    /// reward came from (Inspect: each scorer's `scores` entry; τ²-bench:
+    /// the reward's components — DB, COMMUNICATE, ACTION, NL assertions),
+    /// in the file's order. Dropped by a light read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scores: Vec<Score>,
+}
+
+/// One score a file records for a trajectory ([`Trajectory::scores`]): the
+/// scorer (or reward component) that gave it, its value as the file has it,
+/// and what the scorer said of it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Score {
+    pub scorer: String,
+    pub value: serde_json::Value,
+    /// The answer the scorer extracted (Inspect), or what was checked
+    /// (τ²-bench: the NL assertion, the communicated info).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explanation: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<serde_json::Value>,
 }
 
 /// One thing a file says of a trajectory beyond its messages
@@ -214,6 +237,7 @@ impl Trajectory {
             self.stats = Some(self.message_stats());
             self.messages = Vec::new();
             self.details = Vec::new();
+            self.scores = Vec::new();
         }
     }
 }

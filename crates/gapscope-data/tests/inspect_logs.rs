@@ -163,7 +163,40 @@ fn arith_agent_eval_zstd() {
     assert_eq!(call.name, "divide");
     assert_eq!(call.arguments, serde_json::json!({"a": 10.0, "b": 0}));
     assert_eq!(err.tool_call_id, call.id);
-    assert_eq!(div.termination_reason.as_deref(), Some("tool_calls"));
+    // No limit and no error: no termination reason; the model's last stop
+    // reason is a detail, named as what it is (issue 18).
+    assert_eq!(div.termination_reason, None);
+    let detail = |t: &gapscope_data::trajectory::Trajectory, label: &str| {
+        t.details
+            .iter()
+            .find(|d| d.label == label)
+            .map(|d| d.value.clone())
+    };
+    assert_eq!(
+        detail(div, "model's last stop reason"),
+        Some(serde_json::json!("tool_calls"))
+    );
+    // Every scorer's score, in the file's order, with its explanation.
+    let scorers: Vec<&str> = div.scores.iter().map(|s| s.scorer.as_str()).collect();
+    assert_eq!(
+        scorers,
+        ["match", "tool_steps", "detail", "model_graded_qa"]
+    );
+    let graded = &div.scores[3];
+    assert_eq!(graded.value, serde_json::json!("P"));
+    assert!(graded
+        .explanation
+        .as_deref()
+        .is_some_and(|e| e.contains("GRADE")));
+    assert!(graded.metadata.is_some());
+    assert_eq!(div.scores[2].value["steps"], serde_json::json!(2));
+    // Tokens per model and the time.
+    let tokens = detail(div, "tokens").unwrap();
+    assert!(tokens.get("mockllm/model").is_some(), "{tokens}");
+    assert!(detail(div, "duration")
+        .unwrap()
+        .get("total_seconds")
+        .is_some());
     // Profile: reward = 100 × mean over the 6 (4 of 6 correct).
     let p = operation_profile(&c.trajectories, &ProfileOptions::default());
     assert!((p.reward[0].unwrap() - 400.0 / 6.0).abs() < 1e-12);
@@ -352,10 +385,11 @@ fn log_formats_json_oldest_shape() {
     let c = read("log_formats.json");
     assert_eq!(by_key(&c), vec![("popularity:1".into(), 1, Some(0.0), 3)]);
     assert_eq!(c.trajectories[0].model, "ollama/llama3.1");
-    assert_eq!(
-        c.trajectories[0].termination_reason.as_deref(),
-        Some("stop")
-    );
+    assert_eq!(c.trajectories[0].termination_reason, None);
+    assert!(c.trajectories[0]
+        .details
+        .iter()
+        .any(|d| d.label == "model's last stop reason" && d.value == "stop"));
 }
 
 /// log_tool_call_error.json (hand-redacted): sample 1, epoch 4, 11 tool

@@ -265,7 +265,11 @@ fn the_voice_directory_without_index_reads_unscored() {
         .collect();
     assert_eq!(
         details,
-        [("mode", &"full_duplex".into()), ("ticks", &40.into())]
+        [
+            ("mode", &"full_duplex".into()),
+            ("ticks", &40.into()),
+            ("duration (seconds)", &352.874_732_875_032_35.into())
+        ]
     );
     assert_eq!(
         c.warnings,
@@ -396,7 +400,8 @@ fn a_full_duplex_simulation_with_tools_flattens_in_time_order() {
             "ticks",
             "review",
             "hallucination_check",
-            "effect_timeline"
+            "effect_timeline",
+            "duration (seconds)"
         ]
     );
     assert_eq!(t.details[2].value["errors"][0]["severity"], "critical");

@@ -400,11 +400,15 @@ mod tests {
                         .collect(),
                 ),
             }),
+            description: None,
+            user_scenario: None,
         }
     }
 
     fn sim(task_id: &str, checks: &[(&str, Option<&str>)]) -> Simulation {
         Simulation {
+            scores: Vec::new(),
+            record: Vec::new(),
             id: None,
             task_id: task_id.into(),
             trial: Some(0),
@@ -578,6 +582,7 @@ mod tests {
             stats: None,
             source_id: None,
             details: vec![],
+            scores: vec![],
         };
         assert_eq!(
             assign_groups(&[t], &g).unwrap_err().to_string(),

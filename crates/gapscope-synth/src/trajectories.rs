@@ -363,6 +363,7 @@ pub fn generate(params: &TrajParams) -> Result<SyntheticCorpus, String> {
                     stats: None,
                     source_id: None,
                     details: Vec::new(),
+                    scores: Vec::new(),
                 });
             }
         }

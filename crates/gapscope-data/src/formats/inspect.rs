@@ -39,7 +39,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::Corpus;
-use crate::trajectory::{LineError, Message, ToolCall, Trajectory};
+use crate::trajectory::{Detail, LineError, Message, ToolCall, Trajectory};
 
 /// Which score becomes the reward.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -255,21 +255,39 @@ struct Sample {
     limit: Option<Limit>,
     #[serde(default)]
     output: Option<Output>,
+    /// Tokens per model (`{model: {input_tokens, output_tokens, …}}`).
+    #[serde(default)]
+    model_usage: Option<Value>,
+    #[serde(default)]
+    total_time: Option<f64>,
+    #[serde(default)]
+    working_time: Option<f64>,
 }
 
 #[derive(Deserialize)]
 struct Score {
     #[serde(default)]
     value: Value,
+    #[serde(default)]
+    answer: Option<String>,
+    #[serde(default)]
+    explanation: Option<String>,
+    #[serde(default)]
+    metadata: Option<Value>,
 }
 
 #[derive(Deserialize)]
-struct SampleError {}
+struct SampleError {
+    #[serde(default)]
+    message: Option<String>,
+}
 
 #[derive(Deserialize)]
 struct Limit {
     #[serde(rename = "type", default)]
     kind: Option<String>,
+    #[serde(default)]
+    limit: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -312,6 +330,12 @@ struct Part {
     text: Option<String>,
     #[serde(default)]
     reasoning: Option<String>,
+    /// `ContentImage.image`: a URL or a `data:` URI.
+    #[serde(default)]
+    image: Option<String>,
+    /// `ContentReasoning.redacted`: the reasoning is not in clear.
+    #[serde(default)]
+    redacted: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -718,6 +742,12 @@ fn content_value(c: Option<Content>) -> Option<Value> {
                     if let Some(r) = p.reasoning {
                         o.insert("reasoning".into(), Value::String(r));
                     }
+                    if let Some(i) = p.image {
+                        o.insert("image".into(), Value::String(i));
+                    }
+                    if p.redacted == Some(true) {
+                        o.insert("redacted".into(), Value::Bool(true));
+                    }
                     Value::Object(o)
                 })
                 .collect(),
@@ -758,6 +788,67 @@ fn convert_message(m: InMessage) -> Message {
             .collect(),
         tool_call_id: m.tool_call_id,
         error: is_tool.then_some(m.error.is_some()),
+    }
+}
+
+/// What a sample says of its run beyond messages and scores: the limit
+/// that stopped it, its error, the model's last stop reason, tokens per
+/// model, and its time (in the viewer's order).
+fn sample_details(s: &Sample) -> Vec<Detail> {
+    let mut out = Vec::new();
+    let mut push = |label: &str, value: Value| {
+        out.push(Detail {
+            label: label.to_string(),
+            value,
+        })
+    };
+    if let Some(l) = &s.limit {
+        let kind = l.kind.as_deref().unwrap_or("unknown");
+        push(
+            "limit",
+            Value::String(match &l.limit {
+                Some(v) => format!("{kind} limit ({v}) reached"),
+                None => format!("{kind} limit reached"),
+            }),
+        );
+    }
+    if let Some(e) = &s.error {
+        push(
+            "error",
+            Value::String(e.message.clone().unwrap_or_else(|| "(no message)".into())),
+        );
+    }
+    if let Some(r) = s
+        .output
+        .as_ref()
+        .and_then(|o| o.choices.first())
+        .and_then(|c| c.stop_reason.clone())
+    {
+        push("model's last stop reason", Value::String(r));
+    }
+    if let Some(u) = s.model_usage.as_ref().filter(|u| !is_empty_value(u)) {
+        push("tokens", u.clone());
+    }
+    let mut time = serde_json::Map::new();
+    if let Some(t) = s.total_time {
+        time.insert("total_seconds".into(), Value::from(t));
+    }
+    if let Some(t) = s.working_time {
+        time.insert("working_seconds".into(), Value::from(t));
+    }
+    if !time.is_empty() {
+        push("duration", Value::Object(time));
+    }
+    out
+}
+
+/// `null`, `{}` or `[]`.
+fn is_empty_value(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::Object(o) => o.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        _ => false,
     }
 }
 
@@ -924,16 +1015,28 @@ fn to_corpus(
             }
             (None, _) => None,
         };
+        // The sample's end: an error, a limit, or neither (the model's last
+        // `stop_reason` is not a termination: it is shown as what it is).
         let termination_reason = if s.error.is_some() {
             Some("error".to_string())
-        } else if let Some(l) = &s.limit {
-            Some(format!("{}_limit", l.kind.as_deref().unwrap_or("unknown")))
         } else {
-            s.output
+            s.limit
                 .as_ref()
-                .and_then(|o| o.choices.first())
-                .and_then(|c| c.stop_reason.clone())
+                .map(|l| format!("{}_limit", l.kind.as_deref().unwrap_or("unknown")))
         };
+        let details = sample_details(&s);
+        let scores = s
+            .scores
+            .into_iter()
+            .flatten()
+            .map(|(scorer, sc)| crate::trajectory::Score {
+                scorer,
+                value: sc.value,
+                answer: sc.answer,
+                explanation: sc.explanation,
+                metadata: sc.metadata.filter(|m| !is_empty_value(m)),
+            })
+            .collect();
         let task_id = if task.is_empty() {
             sid.clone()
         } else {
@@ -956,7 +1059,8 @@ fn to_corpus(
             labels: Default::default(),
             gold_actions: Vec::new(),
             stats: None,
-            details: Vec::new(),
+            details,
+            scores,
         });
     }
     Ok(Corpus {

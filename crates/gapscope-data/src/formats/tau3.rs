@@ -174,6 +174,8 @@ struct WrapperTask {
     evaluation_criteria: Option<tau2::EvaluationCriteria>,
     #[serde(default)]
     user_scenario: Option<Scenario>,
+    #[serde(default)]
+    description: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -254,6 +256,11 @@ fn read_simulation_as<C: DeserializeOwned + Content>(
         let task = task.map(|t| Task {
             id: t.id,
             evaluation_criteria: t.evaluation_criteria,
+            description: t.description,
+            user_scenario: t
+                .user_scenario
+                .and_then(|s| s.instructions)
+                .map(|i| serde_json::json!({ "instructions": i })),
         });
         (w.simulation_run, task, domain)
     } else {
@@ -290,7 +297,7 @@ fn read_simulation_as<C: DeserializeOwned + Content>(
     };
     grading.add(domain.as_deref(), &sim);
     let gold = tau2::gold_actions(&sim, task.as_ref());
-    let t = tau2::into_trajectory(sim, gold, stem(name), &model, domain);
+    let t = tau2::into_trajectory(sim, gold, task.as_ref(), stem(name), &model, domain);
     check_names(&t, false)?;
     Ok(Corpus {
         trajectories: vec![t],
@@ -568,8 +575,9 @@ fn read_group_as<C: DeserializeOwned + Content>(
             ));
         }
         grading.add(domain.as_deref(), &sim);
-        let gold = tau2::gold_actions(&sim, run.tasks.get(&sim.task_id));
-        let t = tau2::into_trajectory(sim, gold, stem, &model, domain.clone());
+        let task = run.tasks.get(&sim.task_id);
+        let gold = tau2::gold_actions(&sim, task);
+        let t = tau2::into_trajectory(sim, gold, task, stem, &model, domain.clone());
         if let Err(why) = check_names(&t, false) {
             c.skipped.push(LineError {
                 line: 0,

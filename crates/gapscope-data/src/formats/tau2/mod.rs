@@ -49,9 +49,33 @@ pub struct Task {
     pub id: String,
     #[serde(default)]
     pub evaluation_criteria: Option<EvaluationCriteria>,
+    /// What the task tests (`purpose`, `notes`, …), shown in the viewer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<Value>,
+    /// The simulated user's scenario (persona, instructions), shown in the viewer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_scenario: Option<Value>,
 }
 
 impl Task {
+    /// The task as the viewer shows it beside a trajectory: its
+    /// description and the user's scenario, where the file has them.
+    pub fn details(&self) -> Vec<crate::trajectory::Detail> {
+        let mut out = Vec::new();
+        for (label, v) in [
+            ("task description", &self.description),
+            ("user scenario", &self.user_scenario),
+        ] {
+            if let Some(v) = v.as_ref().filter(|v| !v.is_null()) {
+                out.push(crate::trajectory::Detail {
+                    label: label.into(),
+                    value: v.clone(),
+                });
+            }
+        }
+        out
+    }
+
     pub fn actions(&self) -> &[Action] {
         self.evaluation_criteria
             .as_ref()
@@ -137,6 +161,10 @@ pub struct Simulation<C = Value> {
     pub messages: Vec<Tau2Message<C>>,
     /// The τ³ fields kept for the trajectory's details, and the reward basis.
     pub tau3: Tau3Fields<C>,
+    /// The reward's components with what each checked (`reward_info`).
+    pub scores: Vec<crate::trajectory::Score>,
+    /// Duration and costs, as the trajectory's first details.
+    pub record: Vec<crate::trajectory::Detail>,
 }
 
 impl<'de, C: Deserialize<'de>> Deserialize<'de> for Simulation<C> {
@@ -312,22 +340,26 @@ pub fn into_trajectories<C: Content>(
     file: &str,
 ) -> Vec<Trajectory> {
     let domain = domain(&results);
+    let tasks = results.tasks.unwrap_or_default();
     results
         .simulations
         .into_iter()
         .enumerate()
         .map(|(i, s)| {
             let gold = gold_actions(&s, None);
-            into_trajectory(s, gold, &format!("{file}#{i}"), model, domain.clone())
+            let task = tasks.iter().find(|t| t.id == s.task_id);
+            into_trajectory(s, gold, task, &format!("{file}#{i}"), model, domain.clone())
         })
         .collect()
 }
 
-/// One simulation as a trajectory: `gold` its [`gold_actions`], `id` its
-/// name when the simulation has no `id`.
+/// One simulation as a trajectory: `gold` its [`gold_actions`], `task` its
+/// task where the file has it (its description and scenario become
+/// details), `id` its name when the simulation has no `id`.
 pub fn into_trajectory<C: Content>(
     s: Simulation<C>,
     gold: Vec<crate::trajectory::GoldAction>,
+    task: Option<&Task>,
     id: &str,
     model: &str,
     domain: Option<String>,
@@ -369,7 +401,8 @@ pub fn into_trajectory<C: Content>(
             .collect(),
         labels: Default::default(),
         stats: None,
-        details: s.tau3.into_details(),
+        details: run_details(s.record, task, s.tau3.into_details()),
+        scores: s.scores,
     }
 }
 
@@ -414,9 +447,30 @@ pub fn to_trajectories(results: &Results, model: &str, file: &str) -> Vec<Trajec
                 .collect(),
             labels: Default::default(),
             stats: None,
-            details: s.tau3.clone().into_details(),
+            details: run_details(
+                s.record.clone(),
+                tasks_of(results).find(|t| t.id == s.task_id),
+                s.tau3.clone().into_details(),
+            ),
+            scores: s.scores.clone(),
         })
         .collect()
+}
+
+fn tasks_of<C>(results: &Results<C>) -> impl Iterator<Item = &Task> {
+    results.tasks.iter().flatten()
+}
+
+/// A trajectory's details: the τ³ fields, duration and costs, then the
+/// task's description and scenario.
+fn run_details(
+    record: Vec<crate::trajectory::Detail>,
+    task: Option<&Task>,
+    mut tau3: Vec<crate::trajectory::Detail>,
+) -> Vec<crate::trajectory::Detail> {
+    tau3.extend(record);
+    tau3.extend(task.map(Task::details).unwrap_or_default());
+    tau3
 }
 
 #[cfg(test)]
@@ -533,6 +587,8 @@ mod tests {
                 })
                 .collect();
             let sim = Simulation {
+                scores: Vec::new(),
+                record: Vec::new(),
                 id: None,
                 task_id: "t".into(),
                 trial: None,
@@ -594,6 +650,8 @@ mod tests {
             evaluation_criteria: Some(EvaluationCriteria {
                 actions: Some(vec![action(name, json!({}), None)]),
             }),
+            description: None,
+            user_scenario: None,
         };
         let info = Some(Info {
             git_commit: None,
@@ -637,15 +695,21 @@ mod tests {
                 evaluation_criteria: Some(EvaluationCriteria {
                     actions: Some(vec![action("a", json!({"x": 1}), None)]),
                 }),
+                description: None,
+                user_scenario: None,
             },
             Task {
                 id: "2".into(),
                 evaluation_criteria: Some(EvaluationCriteria {
                     actions: Some(vec![action("b", json!({}), None)]),
                 }),
+                description: None,
+                user_scenario: None,
             },
         ];
         let sim: Simulation = Simulation {
+            scores: Vec::new(),
+            record: Vec::new(),
             id: None,
             task_id: "1".into(),
             trial: Some(0),

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{ActionCheck, Content, RewardInfo, Simulation, Tau2Message, Tau2ToolCall};
-use crate::trajectory::Detail;
+use crate::trajectory::{Detail, Score};
 
 /// The τ³ fields of a simulation that a reader of its trajectory wants
 /// (kept as [`crate::trajectory::Trajectory::details`]), and the grading
@@ -136,6 +136,45 @@ struct RawRewardInfo {
     action_checks: Option<Vec<ActionCheck>>,
     #[serde(default)]
     reward_basis: Option<Vec<String>>,
+    /// The reward's components (`{"DB": 1.0, "COMMUNICATE": 0.0}`).
+    #[serde(default)]
+    reward_breakdown: Option<serde_json::Map<String, Value>>,
+    #[serde(default)]
+    db_check: Option<DbCheck>,
+    #[serde(default)]
+    nl_assertions: Option<Vec<Checked>>,
+    #[serde(default)]
+    communicate_checks: Option<Vec<Checked>>,
+    #[serde(default)]
+    env_assertions: Option<Vec<EnvChecked>>,
+}
+
+#[derive(Deserialize)]
+struct DbCheck {
+    #[serde(default)]
+    db_match: Option<bool>,
+    #[serde(default)]
+    db_reward: Option<f64>,
+}
+
+/// An NL assertion or a communicate check: what was checked, whether it
+/// was met, and the grader's justification.
+#[derive(Deserialize)]
+struct Checked {
+    #[serde(default, alias = "nl_assertion")]
+    info: Option<String>,
+    #[serde(default)]
+    met: Option<bool>,
+    #[serde(default)]
+    justification: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct EnvChecked {
+    #[serde(default)]
+    env_assertion: Option<Value>,
+    #[serde(default)]
+    met: Option<bool>,
 }
 
 /// A simulation as the file has it; [`Simulation`] is this with the ticks
@@ -166,6 +205,12 @@ pub(super) struct RawSimulation<C> {
     hallucination_check: Option<C>,
     #[serde(default)]
     effect_timeline: Option<C>,
+    #[serde(default)]
+    duration: Option<f64>,
+    #[serde(default)]
+    agent_cost: Option<f64>,
+    #[serde(default)]
+    user_cost: Option<f64>,
 }
 
 /// One tick of a full-duplex simulation (`Tick` in `message.py`).
@@ -220,16 +265,33 @@ impl<C> From<RawSimulation<C>> for Simulation<C> {
             (None, Some(t)) => flatten(t),
             (None, None) => Vec::new(),
         };
-        let (reward_info, reward_basis) = match raw.reward_info {
-            Some(r) => (
-                Some(RewardInfo {
-                    reward: r.reward,
-                    action_checks: r.action_checks,
-                }),
-                r.reward_basis,
-            ),
-            None => (None, None),
+        let (reward_info, reward_basis, scores) = match raw.reward_info {
+            Some(mut r) => {
+                let scores = reward_scores(&mut r);
+                (
+                    Some(RewardInfo {
+                        reward: r.reward,
+                        action_checks: r.action_checks,
+                    }),
+                    r.reward_basis,
+                    scores,
+                )
+            }
+            None => (None, None, Vec::new()),
         };
+        let mut record = Vec::new();
+        for (label, v) in [
+            ("duration (seconds)", raw.duration),
+            ("agent cost (USD)", raw.agent_cost),
+            ("user simulator cost (USD)", raw.user_cost),
+        ] {
+            if let Some(v) = v.filter(|v| v.is_finite()) {
+                record.push(Detail {
+                    label: label.into(),
+                    value: Value::from(v),
+                });
+            }
+        }
         Simulation {
             id: raw.id,
             task_id: raw.task_id,
@@ -246,8 +308,111 @@ impl<C> From<RawSimulation<C>> for Simulation<C> {
                 effect_timeline: raw.effect_timeline,
                 reward_basis,
             },
+            scores,
+            record,
         }
     }
+}
+
+/// The reward's components as scores, each with what it checked: the
+/// breakdown's entries (DB, COMMUNICATE, ACTION, NL_ASSERTION,
+/// ENV_ASSERTION) with a one-line account, then every NL assertion,
+/// communicate check and environment assertion with its verdict. Action
+/// checks are the trajectory's gold actions, not repeated here.
+fn reward_scores(r: &mut RawRewardInfo) -> Vec<Score> {
+    fn met_count(met: impl Iterator<Item = Option<bool>>) -> (usize, usize) {
+        met.fold((0, 0), |(m, n), x| {
+            (m + usize::from(x == Some(true)), n + 1)
+        })
+    }
+    let nl = r.nl_assertions.take().unwrap_or_default();
+    let communicate = r.communicate_checks.take().unwrap_or_default();
+    let env = r.env_assertions.take().unwrap_or_default();
+    let actions = r.action_checks.as_deref().unwrap_or(&[]);
+    let account = |component: &str| -> Option<String> {
+        let of = |(m, n): (usize, usize), what: &str| format!("{m} of {n} {what}");
+        match component {
+            "DB" => r.db_check.as_ref().and_then(|d| d.db_match).map(|m| {
+                if m {
+                    "the database's end state matches the gold one".to_string()
+                } else {
+                    "the database's end state differs from the gold one".to_string()
+                }
+            }),
+            "COMMUNICATE" if !communicate.is_empty() => Some(of(
+                met_count(communicate.iter().map(|c| c.met)),
+                "required items communicated",
+            )),
+            "ACTION" if !actions.is_empty() => Some(of(
+                met_count(actions.iter().map(|a| Some(a.action_match))),
+                "gold actions matched",
+            )),
+            "NL_ASSERTION" if !nl.is_empty() => {
+                Some(of(met_count(nl.iter().map(|c| c.met)), "NL assertions met"))
+            }
+            "ENV_ASSERTION" if !env.is_empty() => Some(of(
+                met_count(env.iter().map(|c| c.met)),
+                "environment assertions met",
+            )),
+            _ => None,
+        }
+    };
+    let mut out: Vec<Score> = Vec::new();
+    let breakdown = r.reward_breakdown.take().unwrap_or_default();
+    for (component, value) in &breakdown {
+        out.push(Score {
+            scorer: component.clone(),
+            value: value.clone(),
+            answer: None,
+            explanation: account(component),
+            metadata: None,
+        });
+    }
+    if !breakdown.contains_key("DB") {
+        if let Some(d) = &r.db_check {
+            out.push(Score {
+                scorer: "DB".into(),
+                value: d.db_reward.map_or(Value::Null, Value::from),
+                answer: None,
+                explanation: account("DB"),
+                metadata: None,
+            });
+        }
+    }
+    let verdict = |met: Option<bool>| met.map_or(Value::Null, Value::Bool);
+    for c in nl {
+        out.push(Score {
+            scorer: "NL assertion".into(),
+            value: verdict(c.met),
+            answer: c.info,
+            explanation: c.justification,
+            metadata: None,
+        });
+    }
+    for c in communicate {
+        out.push(Score {
+            scorer: "communicate".into(),
+            value: verdict(c.met),
+            answer: c.info,
+            explanation: c.justification,
+            metadata: None,
+        });
+    }
+    for c in env {
+        let call = c.env_assertion.as_ref().map(|a| {
+            let name = a.get("func_name").and_then(Value::as_str).unwrap_or("?");
+            let args = a.get("arguments").map(Value::to_string).unwrap_or_default();
+            format!("{name}({args})")
+        });
+        out.push(Score {
+            scorer: "env assertion".into(),
+            value: verdict(c.met),
+            answer: call,
+            explanation: None,
+            metadata: c.env_assertion,
+        });
+    }
+    out
 }
 
 fn message<C>(
