@@ -128,8 +128,9 @@ test('the Inspect scorer picker changes the rewards as the CLI\'s --scorer does'
   assert.deepEqual(offered, ['', 'match', 'tool_steps', 'detail', 'detail:exact', 'detail:steps', 'model_graded_qa']);
   const means = async () => (await wb.table('Runs')).rows.map((r) => [r[0], r[4]]);
   const cliMeans = (scorer) => {
-    const args = ['compare', ...logs, '--json', ...(scorer ? ['--scorer', scorer] : [])];
-    const cli = JSON.parse(execFileSync(CLI, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+    // Run in the logs' folder, so that runs are named by file name as on the page.
+    const args = ['compare', ...logs.map((f) => basename(f)), '--json', ...(scorer ? ['--scorer', scorer] : [])];
+    const cli = JSON.parse(execFileSync(CLI, args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
     return cli.runs.map((r) => [r.name, pct(r.summary.mean)]);
   };
   assert.deepEqual(await means(), cliMeans(null), 'default: each log\'s first scorer');

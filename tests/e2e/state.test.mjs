@@ -133,7 +133,9 @@ test('a trajectory link: a reload opens it; without its files the page says so, 
     assert.ok(text.includes(id) && text.includes(q.files), text);
     // Other files do not apply it.
     await w.fileInput.setInputFiles(FILES);
-    await p.getByTestId('compare-summary').waitFor({ timeout: 120_000 });
+    // The link's view (Trajectories) stays; the list fills with the airline runs.
+    await p.waitForFunction((n) => document.querySelector('[data-testid=trajectory-summary]')?.textContent.startsWith(`${n} files`),
+      FILES.length, { timeout: 120_000 });
     await w.openView('trajectories');
     await p.locator('[data-testid=trajectory-list] tbody tr[data-id]').first().waitFor({ timeout: 60_000 });
     await p.waitForTimeout(500);
@@ -154,6 +156,7 @@ test('a cancelled import returns every view to what it showed before', async () 
   await wb.fileInput.setInputFiles(FILES);
   await page.waitForFunction((n) => document.querySelector('[data-testid=trajectory-summary]')?.textContent.startsWith(`${n} files`),
     FILES.length, { timeout: 120_000 });
+  await wb.openView('compare');
   await page.getByTestId('compare-summary').waitFor({ timeout: 120_000 });
   const runs = await wb.table('Runs');
   await wb.openView('trajectories');
