@@ -36,12 +36,12 @@ await page.waitForFunction(() => document.querySelector('[data-testid=status]')?
 await page.waitForTimeout(1500);
 await page.screenshot({ path: join(out, '1-dropped.png') });
 await page.screenshot({ path: join(out, '2-full.png'), fullPage: true });
-const row = page.locator('[data-testid=trajectory-list] tbody tr').first();
+const row = page.locator('[data-testid=trajectory-list] tbody tr[data-id]').first();
 if (await row.count() === 0) {
   const trajectories = page.locator('nav.views button[data-view=trajectories]');
   if (await trajectories.count()) await trajectories.click();
 }
-await page.locator('[data-testid=trajectory-list] tbody tr').first().click({ timeout: 30_000 });
+await page.locator('[data-testid=trajectory-list] tbody tr[data-id] td').first().click({ timeout: 30_000 });
 await page.getByTestId('trajectory-viewer').waitFor({ timeout: 30_000 });
 await page.waitForTimeout(500);
 await page.screenshot({ path: join(out, '3-opened.png') });

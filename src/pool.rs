@@ -272,7 +272,7 @@ impl Pool {
         on_progress: impl FnMut(Progress) + 'static,
         on_done: impl FnOnce(Answer) + 'static,
     ) -> JobId {
-        self.part(job.part(), job.reads_user_files()).submit(
+        self.part(job.part(), job.in_files_worker()).submit(
             job,
             files,
             Box::new(on_progress),

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use gapscope_data::trajectory::Trajectory;
 use gapscope_gaps::overview::Overview;
 use gapscope_gaps::stability::StabilitySettings;
-use gapscope_view::format::fmt;
+use gapscope_view::conversation::ConversationPage;
 use gapscope_view::trajectories::{self as tv, RewardFilter, TrajectoryFilter, TrajectoryOrder};
 use gapscope_worker::{ask, OverviewResult, Source};
 use leptos::prelude::*;
@@ -38,7 +38,7 @@ pub(crate) struct TrajectoriesState {
     pub(crate) filter: RwSignal<TrajectoryFilter>,
     pub(crate) order: RwSignal<TrajectoryOrder>,
     /// The trajectory open in the viewer.
-    pub(crate) open: JobSlot<ask::Trajectory, Trajectory>,
+    pub(crate) open: JobSlot<ask::Conversation, ConversationPage>,
     /// The trajectory being read was opened from the list: the viewer is
     /// scrolled into view when it has drawn it.
     pub(crate) reveal: StoredValue<bool>,
@@ -194,12 +194,41 @@ impl Workbench {
         self.traj.wanted.set(None);
         self.traj.link_note.set(None);
         self.ensure_fingerprint();
-        self.start_trajectory(self.traj.open, id);
+        let slot = self.traj.open;
+        slot.cancel(self.workers);
+        slot.answer.set(None);
+        let source = self.traj.side_source.get_value();
+        let operations = self.traj.overview.with_untracked(|o| match o {
+            Some(Ok(o)) => o.profile.operations.clone(),
+            _ => Vec::new(),
+        });
+        let job = ask::Conversation {
+            source: source.clone(),
+            options: self.gaps.trajectories.get_untracked(),
+            id: id.clone(),
+            operations,
+        };
+        slot.start(
+            self.workers,
+            job,
+            self.files_of(&source),
+            |_| {},
+            move |_, answer| {
+                slot.answer.set(Some(match answer {
+                    Ok(Some(p)) => Ok(p),
+                    Ok(None) => Err(format!(
+                        "trajectory `{id}` is no longer in the loaded files"
+                    )),
+                    Err(e) => Err(e),
+                }));
+            },
+        );
     }
 
     /// Read trajectory `id` of the files last opened into `slot` (whatever
-    /// it held is dropped, a job still running for it cancelled): the
-    /// viewer's slot, or a side of the Compare view's side by side.
+    /// it held is dropped, a job still running for it cancelled): a side of
+    /// the Compare view's side by side (the viewer reads its page,
+    /// [`Workbench::open_trajectory`]).
     pub(crate) fn start_trajectory(self, slot: JobSlot<ask::Trajectory, Trajectory>, id: String) {
         slot.cancel(self.workers);
         slot.answer.set(None);
@@ -355,7 +384,10 @@ pub(crate) fn TrajectoriesView(wb: Workbench) -> impl IntoView {
         .into_any(),
         Some(Ok(o)) => view! { <TrajectoryList wb=wb overview=o /> }.into_any(),
     };
-    view! { {link} {list} }
+    view! {
+        {link}
+        {list}
+    }
 }
 
 #[component]
@@ -612,6 +644,7 @@ pub(crate) fn TrajectoryList(wb: Workbench, overview: Arc<Overview>) -> impl Int
                                 match v.as_str() {
                                     "input" => TrajectoryOrder::Input,
                                     "reward" => TrajectoryOrder::Reward,
+                                    "task" => TrajectoryOrder::Task,
                                     op => {
                                         TrajectoryOrder::OperationAscending(
                                             op.trim_start_matches("op:").to_string(),
@@ -633,6 +666,12 @@ pub(crate) fn TrajectoryList(wb: Workbench, overview: Arc<Overview>) -> impl Int
                     >
                         "reward (lowest first)"
                     </option>
+                    <option
+                        value="task"
+                        selected=move || wb.traj.order.get() == TrajectoryOrder::Task
+                    >
+                        "task id (2 before 10)"
+                    </option>
                     {ops
                         .iter()
                         .map(|op| {
@@ -653,13 +692,19 @@ pub(crate) fn TrajectoryList(wb: Workbench, overview: Arc<Overview>) -> impl Int
                 </select>
             </label>
         </div>
-        {move || {
-            let rows = rows.get();
-            let o = o_list.clone();
-            view! { <ListTable wb=wb overview=o rows=rows /> }
-        }}
-        <div class="viewer-slot">
-            <TrajectoryViewer wb=wb operations=o.profile.operations.clone() />
+        // The list and the conversation side by side on a wide screen
+        // (stacked on a narrow one: www/style.css).
+        <div class="reader">
+            <div class="reader-list">
+                {move || {
+                    let rows = rows.get();
+                    let o = o_list.clone();
+                    view! { <ListTable wb=wb overview=o rows=rows /> }
+                }}
+            </div>
+            <div class="viewer-slot">
+                <TrajectoryViewer wb=wb />
+            </div>
         </div>
     }
 }
@@ -784,187 +829,65 @@ pub(crate) fn ProxyLabels(wb: Workbench) -> impl IntoView {
     }
 }
 
+/// The trajectory open in the viewer: its page
+/// ([`gapscope_view::conversation::ConversationPage`], written by the files
+/// worker; its HTML escaped there), inserted as it is.
 #[component]
-#[allow(
-    clippy::too_many_lines,
-    reason = "one view! tree: the markup of the part, in page order"
-)]
-pub(crate) fn TrajectoryViewer(wb: Workbench, operations: Vec<String>) -> impl IntoView {
-    move || {
-        let ops = operations.clone();
-        match wb.traj.open.answer.get() {
-            None if wb.traj.open.running() => view! {
-                <p class="explain" data-testid="viewer-loading">
-                    "Reading the trajectory…"
-                </p>
-            }.into_any(),
-            None => view! { <p class="explain">"Click a trajectory (or press Enter on it) to read it here."</p> }.into_any(),
-            Some(Err(e)) => view! {
-                <p class="invalid" role="alert">
-                    {e}
-                </p>
-            }.into_any(),
-            Some(Ok(t)) => {
-                if wb.traj.reveal.get_value() {
-                    wb.traj.reveal.set_value(false);
-                    reveal_viewer();
-                }
-                let header = format!(
-                    "{} — model {}, task {}{}, reward {}, {}",
-                    t.id,
-                    t.model,
-                    t.task_id,
-                    t.scenario_group.as_ref().map(|g| format!(" (group {g})")).unwrap_or_default(),
-                    t.reward.map_or("—".into(), |r| fmt(Some(r), 2)),
-                    t.termination_reason.clone().map_or("termination not recorded".into(), |r| format!("ended: {r}"))
-                );
-                let labels: Vec<(String, String)> = ops
-                    .iter()
-                    .filter_map(|op| {
-                        let l = t.labels.get(op)?;
-                        Some((op.clone(), l.iter().map(|v| v.map_or("null".into(), |v| v.to_string())).collect::<Vec<_>>().join(", ")))
-                    })
-                    .collect();
-                view! {
-                    <article class="viewer" data-testid="trajectory-viewer" data-id=t.id.clone()>
-                        <h3>{header}</h3>
-                        {(!labels.is_empty())
-                            .then(|| {
-                                view! {
-                                    <p class="detail" data-testid="viewer-labels">
-                                        "Labels: "
-                                        {labels
-                                            .into_iter()
-                                            .map(|(op, l)| format!("{op} [{l}]"))
-                                            .collect::<Vec<_>>()
-                                            .join("; ")}
-                                    </p>
-                                }
-                            })}
-                        {(!t.gold_actions.is_empty())
-                            .then(|| {
-                                view! {
-                                    <details class="gold" open=true data-testid="gold-actions">
-                                        <summary>
-                                            {format!(
-                                                "Gold actions: {} of {} performed",
-                                                t.gold_actions.iter().filter(|g| g.matched).count(),
-                                                t.gold_actions.len(),
-                                            )}
-                                        </summary>
-                                        <ul>
-                                            {t
-                                                .gold_actions
-                                                .iter()
-                                                .map(|g| {
-                                                    view! {
-                                                        <li
-                                                            class:unmatched=!g.matched
-                                                            data-testid=if g.matched {
-                                                                "gold-matched"
-                                                            } else {
-                                                                "gold-unmatched"
-                                                            }
-                                                        >
-                                                            {if g.matched { "✓ " } else { "✗ not performed: " }}
-                                                            <code>{format!("{}({})", g.name, g.arguments)}</code>
-                                                        </li>
-                                                    }
-                                                })
-                                                .collect_view()}
-                                        </ul>
-                                    </details>
-                                }
-                            })}
-                        {(!t.details.is_empty())
-                            .then(|| {
-                                view! {
-                                    <details class="gold" open=true data-testid="viewer-details">
-                                        <summary>"What the file says of the run"</summary>
-                                        <dl>
-                                            {t
-                                                .details
-                                                .iter()
-                                                .map(|d| {
-                                                    view! {
-                                                        <dt>{d.label.clone()}</dt>
-                                                        <dd>
-                                                            <pre>{tv::detail_text(&d.value)}</pre>
-                                                        </dd>
-                                                    }
-                                                })
-                                                .collect_view()}
-                                        </dl>
-                                    </details>
-                                }
-                            })}
-                        <ol class="messages" data-testid="messages">
-                            {t
-                                .messages
-                                .iter()
-                                .map(|m| {
-                                    let text = tv::content_text(&m.content);
-                                    let error = m.error == Some(true);
-                                    let role = m.role.clone();
-                                    view! {
-                                        <li
-                                            class=format!("msg role-{role}")
-                                            class:tool-error=error
-                                            data-role=role.clone()
-                                        >
-                                            <span class="role">
-                                                {if error {
-                                                    format!("{role} (error)")
-                                                } else {
-                                                    role.clone()
-                                                }}
-                                            </span>
-                                            {if m.role == "tool" {
-                                                view! {
-                                                    <details class="tool-result" open=error>
-                                                        <summary>
-                                                            {format!(
-                                                                "result{}",
-                                                                m
-                                                                    .tool_call_id
-                                                                    .as_ref()
-                                                                    .map(|i| format!(" of {i}"))
-                                                                    .unwrap_or_default(),
-                                                            )}
-                                                        </summary>
-                                                        <pre>{text}</pre>
-                                                    </details>
-                                                }
-                                                    .into_any()
-                                            } else {
-                                                view! { <div class="text">{text}</div> }.into_any()
-                                            }}
-                                            {m
-                                                .tool_calls
-                                                .iter()
-                                                .map(|c| {
-                                                    view! {
-                                                        <details class="tool-call">
-                                                            <summary>
-                                                                <code>{format!("{}(…)", c.name)}</code>
-                                                                {c.id.as_ref().map(|i| format!(" {i}")).unwrap_or_default()}
-                                                            </summary>
-                                                            <pre>
-                                                                {serde_json::to_string_pretty(&c.arguments)
-                                                                    .unwrap_or_default()}
-                                                            </pre>
-                                                        </details>
-                                                    }
-                                                })
-                                                .collect_view()}
-                                        </li>
-                                    }
-                                })
-                                .collect_view()}
-                        </ol>
-                    </article>
-                }.into_any()
+pub(crate) fn TrajectoryViewer(wb: Workbench) -> impl IntoView {
+    move || match wb.traj.open.answer.get() {
+        None if wb.traj.open.running() => view! {
+            <p class="explain" data-testid="viewer-loading">
+                "Reading the trajectory…"
+            </p>
+        }
+        .into_any(),
+        None => view! { <p class="explain">"Click a trajectory (or press Enter on it) to read it here."</p> }
+        .into_any(),
+        Some(Err(e)) => view! {
+            <p class="invalid" role="alert">
+                {e}
+            </p>
+        }
+        .into_any(),
+        Some(Ok(p)) => {
+            if wb.traj.reveal.get_value() {
+                wb.traj.reveal.set_value(false);
+                reveal_viewer();
             }
+            view! {
+                <article class="viewer" data-testid="trajectory-viewer" data-id=p.id.clone()>
+                    <h3 class="viewer-id">{p.id.clone()}</h3>
+                    <p class="detail">{p.title.clone()}</p>
+                    <dl class="facts" data-testid="viewer-facts">
+                        {p
+                            .facts
+                            .iter()
+                            .map(|(k, v)| {
+                                view! {
+                                    <div>
+                                        <dt>{k.clone()}</dt>
+                                        <dd>{v.clone()}</dd>
+                                    </div>
+                                }
+                            })
+                            .collect_view()}
+                    </dl>
+                    {p
+                        .sections
+                        .iter()
+                        .map(|s| {
+                            view! {
+                                <details class="section" open=s.open data-testid=s.testid.clone()>
+                                    <summary>{s.title.clone()}</summary>
+                                    <div class="section-body" inner_html=s.html.clone()></div>
+                                </details>
+                            }
+                        })
+                        .collect_view()}
+                    <div class="conversation" inner_html=p.messages_html.clone()></div>
+                </article>
+            }
+            .into_any()
         }
     }
 }

@@ -14,12 +14,14 @@
 //! - one module per part of the page: [`gaps`] (realization gaps),
 //!   [`trajectories`] (trajectory list, stability, planted vs recovered),
 //!   [`compare`] (run comparisons, with two trajectories side by side),
+//!   [`conversation`] (one trajectory in the viewer, Markdown made safe),
 //!   [`evidence`] (evidence to action, with the episode replay) and
 //!   [`runtime`] (runtime contracts, with the episode stepper).
 
 pub mod chart;
 pub mod colour;
 pub mod compare;
+pub mod conversation;
 pub mod evidence;
 pub mod format;
 pub mod gaps;

@@ -130,6 +130,48 @@ pub enum TrajectoryOrder {
     OperationAscending(String),
     /// By reward, lowest first.
     Reward,
+    /// By task id in natural order (numbers as numbers: task 2 before task
+    /// 10), then model, then trial.
+    Task,
+}
+
+/// Natural order of two ids: runs of ASCII digits compare as numbers
+/// (`2` < `10`, `task-9` < `task-10`; leading zeros: the shorter run
+/// first on equal value), everything else character by character.
+pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let (mut x, mut y) = (a, b);
+    loop {
+        match (x.chars().next(), y.chars().next()) {
+            (None, None) => return Ordering::Equal,
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(c), Some(d)) if c.is_ascii_digit() && d.is_ascii_digit() => {
+                let n = x.find(|c: char| !c.is_ascii_digit()).unwrap_or(x.len());
+                let m = y.find(|c: char| !c.is_ascii_digit()).unwrap_or(y.len());
+                let (dx, dy) = (&x[..n], &y[..m]);
+                let (tx, ty) = (dx.trim_start_matches('0'), dy.trim_start_matches('0'));
+                // Without leading zeros, a longer run is a larger number.
+                let o = tx
+                    .len()
+                    .cmp(&ty.len())
+                    .then_with(|| tx.cmp(ty))
+                    .then_with(|| n.cmp(&m));
+                if o != Ordering::Equal {
+                    return o;
+                }
+                x = &x[n..];
+                y = &y[m..];
+            }
+            (Some(c), Some(d)) => {
+                if c != d {
+                    return c.cmp(&d);
+                }
+                x = &x[c.len_utf8()..];
+                y = &y[d.len_utf8()..];
+            }
+        }
+    }
 }
 
 impl TrajectoryFilter {
@@ -168,6 +210,12 @@ pub fn trajectory_rows(
         TrajectoryOrder::Input => {}
         TrajectoryOrder::Reward => rows.sort_by(|&a, &b| {
             key(o.trajectories[a].reward).total_cmp(&key(o.trajectories[b].reward))
+        }),
+        TrajectoryOrder::Task => rows.sort_by(|&a, &b| {
+            let (x, y) = (&o.trajectories[a], &o.trajectories[b]);
+            natural_cmp(&x.task_id, &y.task_id)
+                .then_with(|| x.model.cmp(&y.model))
+                .then_with(|| x.trial.cmp(&y.trial))
         }),
         TrajectoryOrder::OperationAscending(op) => {
             if let Some(k) = o.profile.operations.iter().position(|x| x == op) {
@@ -408,6 +456,26 @@ pub fn score_choice_name(choice: &gapscope_data::formats::inspect::ScoreChoice) 
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[test]
+    fn natural_order_reads_numbers_as_numbers() {
+        use std::cmp::Ordering::*;
+        let mut ids = vec![
+            "10", "2", "1", "task-10", "task-9", "b", "a10", "a2", "007", "7", "02",
+        ];
+        ids.sort_by(|a, b| natural_cmp(a, b));
+        assert_eq!(
+            ids,
+            ["1", "2", "02", "7", "007", "10", "a2", "a10", "b", "task-9", "task-10"]
+        );
+        assert_eq!(natural_cmp("x1y2", "x1y10"), Less);
+        assert_eq!(natural_cmp("é2", "é2"), Equal);
+        // A number longer than any integer type still orders.
+        assert_eq!(
+            natural_cmp("99999999999999999999999", "100000000000000000000000"),
+            Less
+        );
+    }
     use gapscope_gaps::overview::overview;
 
     #[test]

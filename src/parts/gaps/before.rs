@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use gapscope_compare::CompareReport;
 use gapscope_data::ingest::TrajectoryOptions;
-use gapscope_data::trajectory::Trajectory;
 use gapscope_data::RoleOverrides;
 use gapscope_gaps::manifest::Input;
 use gapscope_gaps::overview::Overview;
+use gapscope_view::conversation::ConversationPage;
 use gapscope_view::nav::GapsView as View;
 use gapscope_worker::{Pair, Source};
 use leptos::prelude::*;
@@ -33,7 +33,7 @@ pub(crate) struct Before {
     overview: Option<Result<Arc<Overview>, String>>,
     overview_key: String,
     side_source: Source,
-    open: Option<Result<Trajectory, String>>,
+    open: Option<Result<ConversationPage, String>>,
     compare: Option<Result<Arc<CompareReport>, String>>,
     compare_pair: (usize, usize),
 }

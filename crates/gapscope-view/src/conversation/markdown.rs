@@ -37,7 +37,11 @@ pub fn image_html(url: &str, alt: &str) -> String {
         format!(
             r#"<img class="thumb" src="{}" alt="{}" loading="lazy" tabindex="0">"#,
             esc(url),
-            esc(if alt.is_empty() { "embedded image" } else { alt })
+            esc(if alt.is_empty() {
+                "embedded image"
+            } else {
+                alt
+            })
         )
     } else if alt.is_empty() {
         format!(r#"<span class="remote-image">[image: {}]</span>"#, esc(url))
@@ -113,7 +117,10 @@ mod tests {
 
     #[test]
     fn markdown_renders() {
-        assert_eq!(to_html("**bold** and `code`"), "<p><strong>bold</strong> and <code>code</code></p>\n");
+        assert_eq!(
+            to_html("**bold** and `code`"),
+            "<p><strong>bold</strong> and <code>code</code></p>\n"
+        );
         assert!(to_html("- a\n- b").contains("<li>a</li>"));
         assert!(to_html("| a | b |\n|---|---|\n| 1 | 2 |").contains("<td>1</td>"));
         assert!(to_html("```py\nx = 1\n```").contains("<code class=\"language-py\">x = 1"));
@@ -126,7 +133,10 @@ mod tests {
         assert!(h.contains("&lt;img src=x onerror=alert(1)&gt;"), "{h}");
         let block = to_html("<script>alert(1)</script>\n\nafter");
         assert!(!block.contains("<script"), "{block}");
-        assert!(block.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "{block}");
+        assert!(
+            block.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+            "{block}"
+        );
         assert!(block.contains("<p>after</p>"), "{block}");
         // An attribute cannot be broken out of.
         let q = to_html(r#"[x](https://a.example/"onmouseover="alert(1))"#);
@@ -150,10 +160,16 @@ mod tests {
     fn images_embedded_are_thumbnails_and_remote_ones_text() {
         let data = "data:image/png;base64,iVBORw0KGgo=";
         let h = to_html(&format!("see ![a *chart*]({data})"));
-        assert!(h.contains(&format!(r#"<img class="thumb" src="{data}" alt="a chart""#)), "{h}");
+        assert!(
+            h.contains(&format!(r#"<img class="thumb" src="{data}" alt="a chart""#)),
+            "{h}"
+        );
         let remote = to_html("![logo](https://tracker.example/p.gif)");
         assert!(!remote.contains("<img"), "{remote}");
-        assert!(remote.contains("[image: logo — https://tracker.example/p.gif]"), "{remote}");
+        assert!(
+            remote.contains("[image: logo — https://tracker.example/p.gif]"),
+            "{remote}"
+        );
         assert!(is_data_image("DATA:image/jpeg;base64,xx"));
         assert!(!is_data_image("data:text/html,<b>"));
     }

@@ -86,14 +86,20 @@ pub fn page(t: &Trajectory, operations: &[String]) -> ConversationPage {
 }
 
 fn detail<'a>(t: &'a Trajectory, label: &str) -> Option<&'a Value> {
-    t.details.iter().find(|d| d.label == label).map(|d| &d.value)
+    t.details
+        .iter()
+        .find(|d| d.label == label)
+        .map(|d| &d.value)
 }
 
 /// The header: reward, how the run ended (the termination reason, named as
 /// the file names it, or "not recorded"), and the facts the file records.
 fn facts(t: &Trajectory) -> Vec<(String, String)> {
     let mut out = vec![
-        ("reward".to_string(), t.reward.map_or("— (unscored)".into(), |r| fmt(Some(r), 3))),
+        (
+            "reward".to_string(),
+            t.reward.map_or("— (unscored)".into(), |r| fmt(Some(r), 3)),
+        ),
         (
             "ended".to_string(),
             t.termination_reason
@@ -218,7 +224,11 @@ fn sections(t: &Trajectory, operations: &[String]) -> Vec<Section> {
             let (class, testid, mark) = if g.matched {
                 ("", "gold-matched", "✓ ")
             } else {
-                (" class=\"unmatched\"", "gold-unmatched", "✗ not performed: ")
+                (
+                    " class=\"unmatched\"",
+                    "gold-unmatched",
+                    "✗ not performed: ",
+                )
             };
             let _ = write!(
                 html,
@@ -229,7 +239,10 @@ fn sections(t: &Trajectory, operations: &[String]) -> Vec<Section> {
         }
         html.push_str("</ul>");
         out.push(Section {
-            title: format!("Gold actions: {matched} of {} performed", t.gold_actions.len()),
+            title: format!(
+                "Gold actions: {matched} of {} performed",
+                t.gold_actions.len()
+            ),
             testid: "gold-actions".into(),
             open: true,
             html,
@@ -522,7 +535,9 @@ fn part_html(out: &mut String, p: &Value) {
     let kind = text_of("type").unwrap_or("");
     match kind {
         "reasoning" | "thinking" => {
-            let text = text_of("reasoning").or_else(|| text_of("thinking")).unwrap_or("");
+            let text = text_of("reasoning")
+                .or_else(|| text_of("thinking"))
+                .unwrap_or("");
             let redacted = p.get("redacted").and_then(Value::as_bool) == Some(true);
             if redacted || text.is_empty() {
                 out.push_str("<p class=\"reasoning-redacted\">(reasoning not shown in clear by the file)</p>");
@@ -537,7 +552,11 @@ fn part_html(out: &mut String, p: &Value) {
         }
         "image" | "image_url" | "input_image" => {
             let url = text_of("image")
-                .or_else(|| p.get("image_url").and_then(|u| u.get("url").or(Some(u))).and_then(Value::as_str))
+                .or_else(|| {
+                    p.get("image_url")
+                        .and_then(|u| u.get("url").or(Some(u)))
+                        .and_then(Value::as_str)
+                })
                 .map(String::from)
                 .or_else(|| {
                     // Anthropic: {source: {type: base64, media_type, data}}.

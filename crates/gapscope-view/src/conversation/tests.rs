@@ -35,7 +35,13 @@ fn items(html: &str) -> Vec<(String, String)> {
     body.split("<li class=\"msg ")
         .skip(1)
         .map(|s| {
-            let role = s.split("data-role=\"").nth(1).unwrap().split('"').next().unwrap();
+            let role = s
+                .split("data-role=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap();
             (role.to_string(), s.to_string())
         })
         .collect()
@@ -76,7 +82,9 @@ fn tool_results_sit_under_their_calls_and_errors_are_marked() {
     // The error is open and marked.
     let second = &li[2].1;
     assert!(second.contains("<details class=\"tool-result error\" open><summary>result (error)</summary><pre>boom</pre>"), "{second}");
-    assert!(li[3].1.contains("result of zz (no call with this id before it)"));
+    assert!(li[3]
+        .1
+        .contains("result of zz (no call with this id before it)"));
     assert!(!first.contains("boom") && !second.contains("user found"));
 }
 
@@ -85,7 +93,10 @@ fn a_message_with_markup_renders_as_text() {
     let messages = vec![msg("user", json!("<img src=x onerror=alert(1)> **hi**"))];
     let html = messages_html(&messages);
     assert!(!html.contains("<img"), "{html}");
-    assert!(html.contains("&lt;img src=x onerror=alert(1)&gt; <strong>hi</strong>"), "{html}");
+    assert!(
+        html.contains("&lt;img src=x onerror=alert(1)&gt; <strong>hi</strong>"),
+        "{html}"
+    );
 }
 
 #[test]
@@ -104,8 +115,15 @@ fn inspect_parts_reasoning_collapsed_images_thumbnails() {
     assert!(html.contains("<p>The answer is <strong>5</strong>.</p>"));
     assert!(html.contains("<img class=\"thumb\" src=\"data:image/png;base64,AAAA\""));
     assert!(html.contains("[image: https://example.org/x.png]"));
-    assert_eq!(html.matches("<img").count(), 1, "the remote image is never an <img>");
-    assert!(html.contains("&quot;audio&quot;"), "an unknown part as JSON: {html}");
+    assert_eq!(
+        html.matches("<img").count(),
+        1,
+        "the remote image is never an <img>"
+    );
+    assert!(
+        html.contains("&quot;audio&quot;"),
+        "an unknown part as JSON: {html}"
+    );
 }
 
 #[test]
@@ -118,17 +136,40 @@ fn the_page_has_facts_scores_task_and_gold_actions() {
         reward: Some(0.5),
         messages: vec![msg("system", json!("policy")), msg("user", json!("hello"))],
         gold_actions: vec![
-            GoldAction { name: "a".into(), arguments: json!({"x": 1}), matched: true },
-            GoldAction { name: "b".into(), arguments: json!({}), matched: false },
+            GoldAction {
+                name: "a".into(),
+                arguments: json!({"x": 1}),
+                matched: true,
+            },
+            GoldAction {
+                name: "b".into(),
+                arguments: json!({}),
+                matched: false,
+            },
         ],
         ..Default::default()
     };
     t.details = vec![
-        Detail { label: "model's last stop reason".into(), value: json!("tool_calls") },
-        Detail { label: "tokens".into(), value: json!({"openai/gpt": {"input_tokens": 10, "output_tokens": 5, "total_tokens": 15}}) },
-        Detail { label: "duration".into(), value: json!({"total_seconds": 75.0, "working_seconds": 3.25}) },
-        Detail { label: "user scenario".into(), value: json!({"instructions": {"reason_for_call": "cancel <b>it</b>"}}) },
-        Detail { label: "review".into(), value: json!("fine") },
+        Detail {
+            label: "model's last stop reason".into(),
+            value: json!("tool_calls"),
+        },
+        Detail {
+            label: "tokens".into(),
+            value: json!({"openai/gpt": {"input_tokens": 10, "output_tokens": 5, "total_tokens": 15}}),
+        },
+        Detail {
+            label: "duration".into(),
+            value: json!({"total_seconds": 75.0, "working_seconds": 3.25}),
+        },
+        Detail {
+            label: "user scenario".into(),
+            value: json!({"instructions": {"reason_for_call": "cancel <b>it</b>"}}),
+        },
+        Detail {
+            label: "review".into(),
+            value: json!("fine"),
+        },
     ];
     t.scores = vec![Score {
         scorer: "model_graded_qa".into(),
@@ -139,23 +180,43 @@ fn the_page_has_facts_scores_task_and_gold_actions() {
     }];
     let p = page(&t, &[]);
     assert_eq!(p.title, "m · task 7 · trial 2");
-    let fact = |k: &str| p.facts.iter().find(|(l, _)| l == k).map(|(_, v)| v.as_str());
+    let fact = |k: &str| {
+        p.facts
+            .iter()
+            .find(|(l, _)| l == k)
+            .map(|(_, v)| v.as_str())
+    };
     assert_eq!(fact("reward"), Some("0.500"));
-    assert_eq!(fact("ended"), Some("no termination reason recorded (no limit, no error)"));
+    assert_eq!(
+        fact("ended"),
+        Some("no termination reason recorded (no limit, no error)")
+    );
     assert_eq!(fact("model's last stop reason"), Some("tool_calls"));
     assert_eq!(fact("tokens"), Some("openai/gpt: 10 in, 5 out, 15 total"));
     assert_eq!(fact("duration"), Some("1 min 15 s (3.2 s working)"));
     assert_eq!(fact("messages"), Some("2 (0 tool calls, 0 tool errors)"));
     let ids: Vec<&str> = p.sections.iter().map(|s| s.testid.as_str()).collect();
-    assert_eq!(ids, ["viewer-scores", "viewer-task", "gold-actions", "viewer-details"]);
+    assert_eq!(
+        ids,
+        [
+            "viewer-scores",
+            "viewer-task",
+            "gold-actions",
+            "viewer-details"
+        ]
+    );
     let scores = &p.sections[0].html;
     assert!(scores.contains("<th scope=\"row\">model_graded_qa</th><td class=\"value\">P</td><td>5</td><td><p>Close.</p>\n<p>GRADE: P</p>"), "{scores}");
     assert!(scores.contains("<summary>metadata</summary>"));
     assert!(p.sections[1].html.contains("cancel &lt;b&gt;it&lt;/b&gt;"));
     assert_eq!(p.sections[2].title, "Gold actions: 1 of 2 performed");
-    assert!(p.sections[2].html.contains("data-testid=\"gold-unmatched\">✗ not performed: <code>b({})</code>"));
+    assert!(p.sections[2]
+        .html
+        .contains("data-testid=\"gold-unmatched\">✗ not performed: <code>b({})</code>"));
     // Facts are not repeated among the details.
     assert!(!p.sections[3].html.contains("tokens") && p.sections[3].html.contains("review"));
     // The system prompt is collapsed.
-    assert!(p.messages_html.contains("<details class=\"system\"><summary>system prompt</summary>"));
+    assert!(p
+        .messages_html
+        .contains("<details class=\"system\"><summary>system prompt</summary>"));
 }

@@ -260,6 +260,33 @@ result_reply!(
     Option<gapscope_data::trajectory::Trajectory>
 );
 
+/// [`Job::Conversation`]: one trajectory as the viewer shows it (`None`:
+/// no trajectory has that id).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Conversation {
+    pub source: Source,
+    pub options: TrajectoryOptions,
+    pub id: String,
+    /// The operations whose labels the page shows.
+    pub operations: Vec<String>,
+}
+
+impl From<Conversation> for Job {
+    fn from(a: Conversation) -> Job {
+        Job::Conversation {
+            source: a.source,
+            options: a.options,
+            id: a.id,
+            operations: a.operations,
+        }
+    }
+}
+result_reply!(
+    Conversation,
+    Conversation,
+    Option<gapscope_view::conversation::ConversationPage>
+);
+
 /// [`Job::Stability`]: cross-task stability of the gaps.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stability {

@@ -21,6 +21,7 @@ use gapscope_gaps::{Report, Settings};
 use gapscope_runtime::RuntimeReport;
 use gapscope_stats::Alpha;
 use gapscope_synth::runtime_sim::SimParams;
+use gapscope_view::conversation::ConversationPage;
 use serde::{Deserialize, Serialize};
 
 /// What to analyse.
@@ -181,6 +182,16 @@ pub enum Job {
         options: TrajectoryOptions,
         id: String,
     },
+    /// One trajectory of a source as the viewer shows it
+    /// (`gapscope_view::conversation::page`: its HTML written here, the
+    /// Markdown parser linked only into the files worker), with the labels
+    /// of `operations`.
+    Conversation {
+        source: Source,
+        options: TrajectoryOptions,
+        id: String,
+        operations: Vec<String>,
+    },
     /// Cross-task stability of the gaps (profile + trajectory files).
     Stability {
         source: Source,
@@ -260,6 +271,7 @@ impl Job {
             Job::Import(_) => "Import",
             Job::Overview { .. } => "Overview",
             Job::Trajectory { .. } => "Trajectory",
+            Job::Conversation { .. } => "Conversation",
             Job::Stability { .. } => "Stability",
             Job::Compare { .. } => "Compare",
             Job::Evidence { .. } => "Evidence",
@@ -282,6 +294,7 @@ impl Job {
             Job::Analyze(r) | Job::Import(r) => user(&r.source),
             Job::Overview { source, .. }
             | Job::Trajectory { source, .. }
+            | Job::Conversation { source, .. }
             | Job::Stability { source, .. }
             | Job::Compare { source, .. }
             | Job::ProxyLabels { source }
@@ -289,6 +302,17 @@ impl Job {
             Job::EvidenceMessages { source, .. } => source.as_ref().is_some_and(user),
             Job::Recovery { .. } | Job::Evidence { .. } | Job::Runtime { .. } => false,
         }
+    }
+
+    /// Whether the page runs the job in the worker with every reader
+    /// (`worker_files`): a job on the user's files, one that needs
+    /// τ²-bench files (proxy labels), or one that writes the viewer's
+    /// page (the Markdown parser is linked into that worker only, not
+    /// into the first load's).
+    #[must_use]
+    pub fn in_files_worker(&self) -> bool {
+        self.reads_user_files()
+            || matches!(self, Job::ProxyLabels { .. } | Job::Conversation { .. })
     }
 
     /// The part whose jobs module runs it.
@@ -299,6 +323,7 @@ impl Job {
             | Job::Import(_)
             | Job::Overview { .. }
             | Job::Trajectory { .. }
+            | Job::Conversation { .. }
             | Job::Stability { .. }
             | Job::Compare { .. }
             | Job::Recovery { .. }
@@ -321,6 +346,7 @@ pub enum Answer {
     },
     Overview(Box<OverviewResult>),
     Trajectory(Box<Result<Option<Trajectory>, String>>),
+    Conversation(Box<Result<Option<ConversationPage>, String>>),
     Stability(Box<Result<StabilityReport, String>>),
     Compare(Box<Result<CompareReport, String>>),
     Evidence(Box<Result<EvidenceReport, String>>),
@@ -343,6 +369,7 @@ impl Answer {
             Answer::Import { .. } => "Import",
             Answer::Overview(_) => "Overview",
             Answer::Trajectory(_) => "Trajectory",
+            Answer::Conversation(_) => "Conversation",
             Answer::Stability(_) => "Stability",
             Answer::Compare(_) => "Compare",
             Answer::Evidence(_) => "Evidence",

@@ -24,7 +24,7 @@ pub fn run_embedded(
     attached: Vec<Attached>,
     progress: &mut dyn FnMut(Progress),
 ) -> Answer {
-    if job.reads_user_files() || matches!(job, Job::ProxyLabels { .. }) {
+    if job.in_files_worker() {
         return Answer::Failed(format!(
             "internal error: job {} on the user's files sent to the worker of the embedded data",
             job.kind()
@@ -68,6 +68,18 @@ pub fn run(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progress
             Answer::Trajectory(Box::new(trajectories::trajectory(
                 source, attached, options, id,
             )))
+        }
+        Job::Conversation {
+            source,
+            options,
+            id,
+            operations,
+        } => {
+            progress(step("reading the trajectory"));
+            Answer::Conversation(Box::new(
+                trajectories::trajectory(source, attached, options, id)
+                    .map(|t| t.map(|t| gapscope_view::conversation::page(&t, operations))),
+            ))
         }
         Job::Stability {
             source,
