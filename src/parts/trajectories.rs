@@ -834,7 +834,8 @@ pub(crate) fn ProxyLabels(wb: Workbench) -> impl IntoView {
 /// worker; its HTML escaped there), inserted as it is.
 #[component]
 pub(crate) fn TrajectoryViewer(wb: Workbench) -> impl IntoView {
-    move || match wb.traj.open.answer.get() {
+    move || {
+        match wb.traj.open.answer.get() {
         None if wb.traj.open.running() => view! {
             <p class="explain" data-testid="viewer-loading">
                 "Reading the trajectory…"
@@ -889,6 +890,7 @@ pub(crate) fn TrajectoryViewer(wb: Workbench) -> impl IntoView {
             }
             .into_any()
         }
+    }
     }
 }
 

@@ -30,10 +30,32 @@ pub fn run_embedded(
             job.kind()
         ));
     }
-    run(job, attached, progress)
+    run_common(job, attached, progress)
 }
 
+/// Run a job of this part in the files worker: every job, the viewer's
+/// page too (the only caller of `gapscope_view::conversation`, so that the
+/// first load's worker, which calls [`run_embedded`], links no Markdown).
 pub fn run(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progress)) -> Answer {
+    match job {
+        Job::Conversation {
+            source,
+            options,
+            id,
+            operations,
+        } => {
+            progress(step("reading the trajectory"));
+            Answer::Conversation(Box::new(
+                trajectories::trajectory(source, attached, options, id)
+                    .map(|t| t.map(|t| gapscope_view::conversation::page(&t, operations))),
+            ))
+        }
+        _ => run_common(job, attached, progress),
+    }
+}
+
+/// The jobs both gaps workers run.
+fn run_common(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progress)) -> Answer {
     match job {
         Job::Analyze(request) => Answer::Analyze(Box::new(
             analysis::import(request, attached, false, progress).0,
@@ -69,18 +91,10 @@ pub fn run(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progress
                 source, attached, options, id,
             )))
         }
-        Job::Conversation {
-            source,
-            options,
-            id,
-            operations,
-        } => {
-            progress(step("reading the trajectory"));
-            Answer::Conversation(Box::new(
-                trajectories::trajectory(source, attached, options, id)
-                    .map(|t| t.map(|t| gapscope_view::conversation::page(&t, operations))),
-            ))
-        }
+        // The files worker's only ([`run`]).
+        Job::Conversation { .. } => Answer::Failed(
+            "internal error: the viewer's page is written by the files worker".into(),
+        ),
         Job::Stability {
             source,
             options,
