@@ -6,6 +6,8 @@ use gapscope_view::nav::EvidenceView as View;
 use gapscope_worker::{ask, Source};
 use leptos::prelude::*;
 
+use crate::parts::misplaced::ErrorText;
+
 use crate::parts::widgets::job::JobSlot;
 use crate::parts::widgets::{area_panel, closest_of, sub_nav, ClickTable, Figure, TableView};
 use crate::parts::{opened, source_label, Workbench};
@@ -187,7 +189,7 @@ pub(crate) fn EvidenceView(wb: Workbench, id: View) -> impl IntoView {
             Some(Err(e)) => {
                 return view! {
                     <p class="invalid" role="alert" data-testid="evidence-error">
-                        {e}
+                        <ErrorText wb=wb message=e files=wb.ev.files.get_value() />
                     </p>
                 }
                 .into_any()

@@ -7,6 +7,7 @@
 pub(crate) mod compare;
 pub(crate) mod evidence;
 pub(crate) mod gaps;
+pub(crate) mod misplaced;
 pub(crate) mod runtime;
 pub(crate) mod teaching;
 pub(crate) mod trajectories;

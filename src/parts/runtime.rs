@@ -8,6 +8,8 @@ use gapscope_view::runtime as tv_runtime;
 use gapscope_worker::{ask, Source};
 use leptos::prelude::*;
 
+use crate::parts::misplaced::ErrorText;
+
 use crate::parts::widgets::job::JobSlot;
 use crate::parts::widgets::{area_panel, sub_nav, ClickTable, Figure, TableView};
 use crate::parts::{opened, source_label, Workbench};
@@ -313,7 +315,7 @@ pub(crate) fn RuntimeView(wb: Workbench, id: View) -> impl IntoView {
             Some(Err(e)) => {
                 return view! {
                     <p class="invalid" role="alert" data-testid="runtime-error">
-                        {e}
+                        <ErrorText wb=wb message=e files=wb.rt.files.get_value() />
                     </p>
                 }
                 .into_any()

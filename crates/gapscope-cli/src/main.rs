@@ -36,6 +36,8 @@ fn main() -> ExitCode {
     match commands::run(cli.command) {
         Ok(out) => output::write_stdout(&out),
         Err(message) => {
+            // A file of another part: its command line, not the page's marker.
+            let message = gapscope_data::kind::plain_message(&message);
             eprintln!("error: {}", output::term_safe(&message));
             ExitCode::FAILURE
         }

@@ -15,6 +15,7 @@ pub mod digest;
 pub mod formats;
 pub mod ingest;
 pub mod join;
+pub mod kind;
 pub mod labels;
 pub mod operations;
 pub mod outcomes;

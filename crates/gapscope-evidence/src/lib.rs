@@ -27,6 +27,19 @@ pub use report::{
 pub use score::{Episode, EvidenceTrajectory, FailureType};
 pub use spec::{Case, CaseLocation, Protocol};
 
+/// A file of another part given to this one as the case file (`cases`)
+/// or the trajectories: the error that names it
+/// ([`gapscope_data::kind::misplaced`]), if it is one.
+pub(crate) fn other_part(text: &str, cases: bool) -> Option<EvidenceError> {
+    gapscope_data::kind::misplaced("", text, gapscope_data::kind::Part::Evidence).map(|m| {
+        if cases {
+            EvidenceError::CasesOfOtherPart(m)
+        } else {
+            EvidenceError::TrajectoriesOfOtherPart(m)
+        }
+    })
+}
+
 /// Why the inputs could not be evaluated. The file name is added at the edge.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum EvidenceError {
@@ -57,6 +70,12 @@ pub enum EvidenceError {
     },
     #[error("run manifest: {0}")]
     Plan(String),
+    /// The case file is another part's ([`gapscope_data::kind::misplaced`]).
+    #[error("{0}")]
+    CasesOfOtherPart(String),
+    /// The trajectory file is another part's.
+    #[error("{0}")]
+    TrajectoriesOfOtherPart(String),
     #[error("settings: {0}")]
     Settings(String),
 }

@@ -101,6 +101,13 @@ pub fn read_trajectories(
     text: &str,
     cases: &[Case],
 ) -> Result<Vec<EvidenceTrajectory>, EvidenceError> {
+    read_trajectories_as_given(text, cases).map_err(|e| crate::other_part(text, false).unwrap_or(e))
+}
+
+fn read_trajectories_as_given(
+    text: &str,
+    cases: &[Case],
+) -> Result<Vec<EvidenceTrajectory>, EvidenceError> {
     let mut out: Vec<EvidenceTrajectory> = Vec::new();
     let mut ids: IndexMap<String, u64> = IndexMap::new();
     let mut runs: IndexMap<(String, String, u32), u64> = IndexMap::new();

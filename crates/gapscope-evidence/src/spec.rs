@@ -321,6 +321,10 @@ struct RawCase {
 /// Read and validate a case file: one JSON object, a JSON array of objects,
 /// or JSONL (one object a line; blank lines skipped). Case ids must be unique.
 pub fn read_cases(text: &str) -> Result<Vec<Case>, EvidenceError> {
+    read_cases_as_given(text).map_err(|e| crate::other_part(text, true).unwrap_or(e))
+}
+
+fn read_cases_as_given(text: &str) -> Result<Vec<Case>, EvidenceError> {
     let text = text.trim_start_matches('\u{feff}');
     let trimmed = text.trim_start();
     let mut raw: Vec<(CaseLocation, Value)> = Vec::new();

@@ -119,6 +119,9 @@ pub enum RuntimeError {
     CapMessage,
     #[error("no episode could be read ({skipped} line(s) skipped{first})")]
     NoEpisodes { skipped: usize, first: String },
+    /// The file is another part's ([`gapscope_data::kind::misplaced`]).
+    #[error("{0}")]
+    OtherPart(String),
 }
 
 /// What a slice is: `None` fields are pooled.
@@ -250,6 +253,15 @@ pub fn analyze(
     settings: &RuntimeSettings,
 ) -> Result<RuntimeReport, RuntimeError> {
     let log = read_jsonl(episodes_jsonl);
+    if log.episodes.is_empty() {
+        // Not an episode log: named for what it is, if it is another part's.
+        if let Some(m) =
+            gapscope_data::kind::misplaced("", episodes_jsonl, gapscope_data::kind::Part::Runtime)
+        {
+            validate(settings)?;
+            return Err(RuntimeError::OtherPart(m));
+        }
+    }
     analyze_log(log, settings)
 }
 

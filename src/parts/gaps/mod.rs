@@ -18,6 +18,7 @@ use crate::pool::JobId;
 use crate::web;
 
 mod before;
+use crate::parts::misplaced::ErrorText;
 mod components;
 use components::{CurrentView, DropZone, Summary};
 
@@ -475,7 +476,7 @@ pub(crate) fn GapsArea(wb: Workbench) -> impl IntoView {
                     view! {
                         <div class="error" role="alert" data-testid="error">
                             <strong>"Could not analyse. "</strong>
-                            <span data-testid="error-message">{e}</span>
+                            <ErrorText wb=wb message=e files=wb.gaps.attached.get_value() />
                             {move || {
                                 wb.gaps
                                     .analysis

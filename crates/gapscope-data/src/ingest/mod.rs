@@ -30,6 +30,10 @@ pub enum ReadError {
     Trajectories { file: String, message: String },
     #[error("{file}: no trajectory could be read; each reader declined it: {}", .declined.join("; "))]
     NoTrajectories { file: String, declined: Vec<String> },
+    /// A file another part reads ([`crate::kind::misplaced`]: what it is
+    /// and where it belongs).
+    #[error("{0}")]
+    OtherPart(String),
     #[error("long-table columns ({0}) were named, but no profile file was given")]
     LongWithoutProfiles(String),
     #[error("{file}: {source}; save the file as UTF-8")]
@@ -420,6 +424,12 @@ pub fn read_file(
             },
         )?;
         if c.trajectories.is_empty() {
+            if let Some(m) = std::str::from_utf8(bytes)
+                .ok()
+                .and_then(|t| crate::kind::misplaced(&name, t, crate::kind::Part::Gaps))
+            {
+                return Err(ReadError::OtherPart(m));
+            }
             return Err(ReadError::NoTrajectories {
                 file: name,
                 declined: crate::formats::readers_declined(bytes),
@@ -450,6 +460,11 @@ pub fn read_file(
         file: name.clone(),
         source,
     })?;
+    // Not a trajectory file: an episode log or a case file is named for what
+    // it is (not read as a profile table, which would complain of `models`).
+    if let Some(m) = crate::kind::misplaced(&name, text, crate::kind::Part::Gaps) {
+        return Err(ReadError::OtherPart(m));
+    }
     let content = if is_label_csv(text) {
         FileContent::Labels(text.to_string())
     } else if crate::outcomes::is_outcomes_csv(text) {

@@ -33,7 +33,7 @@ pub fn run(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progress
     }
 }
 
-/// [`Job::Evidence`].
+/// [`Job::Evidence`] (the names: the case file's, then the trajectories').
 fn report(
     source: Option<&Source>,
     attached: Vec<Attached>,
@@ -46,8 +46,17 @@ fn report(
         ..EvidenceSettings::default()
     };
     evidence_texts(source, attached).and_then(|(names, cases, trajectories)| {
-        evaluate(&cases, &trajectories, &settings)
-            .map_err(|e| format!("{}: {e}", names.join(" + ")))
+        evaluate(&cases, &trajectories, &settings).map_err(|e| {
+            use gapscope_evidence::EvidenceError as E;
+            // A file of another part is named alone (the page offers to
+            // open it there); other errors name both files.
+            let file = match &e {
+                E::CasesOfOtherPart(_) => names[0].clone(),
+                E::TrajectoriesOfOtherPart(_) => names[1].clone(),
+                _ => names.join(" + "),
+            };
+            format!("{file}: {e}")
+        })
     })
 }
 
@@ -81,6 +90,15 @@ fn evidence_texts(
     };
     let attached = whole(attached)?;
     let (files, _) = source_files(source, &attached)?;
+    // A file of another part (an episode log, a profile table, τ²-bench
+    // results) is named for what it is before anything else is said.
+    for (name, bytes) in &files {
+        if let Some(m) = std::str::from_utf8(bytes).ok().and_then(|t| {
+            gapscope_data::kind::misplaced(name, t, gapscope_data::kind::Part::Evidence)
+        }) {
+            return Err(m);
+        }
+    }
     let [(a, x), (b, y)] = files.as_slice() else {
         return Err(format!(
             "open two files, the case specs and the trajectories (got {})",
@@ -94,10 +112,9 @@ fn evidence_texts(
             .and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok())
             .is_some_and(|v| v.get("messages").is_some())
     };
-    let names = vec![a.clone(), b.clone()];
     match (has_messages(&x), has_messages(&y)) {
-        (false, true) => Ok((names, x, y)),
-        (true, false) => Ok((names, y, x)),
+        (false, true) => Ok((vec![a.clone(), b.clone()], x, y)),
+        (true, false) => Ok((vec![b.clone(), a.clone()], y, x)),
         _ => Err(format!(
             "{a} + {b}: expected one case file and one trajectory file (the one whose lines have `messages`)"
         )),

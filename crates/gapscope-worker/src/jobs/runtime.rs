@@ -59,21 +59,24 @@ fn runtime(
         "the 2×2 tables, bootstrap intervals and trace metrics",
     ));
     log.and_then(|simulated| {
-        let text = match (&simulated, source) {
-            (Some(t), _) => t.clone(),
+        let (name, text) = match (&simulated, source) {
+            (Some(t), _) => (None, t.clone()),
             (None, Some(source)) => {
                 let attached = whole(attached)?;
                 let (files, _) = source_files(source, &attached)?;
                 let [(name, bytes)] = files.as_slice() else {
                     return Err("open one episode log (JSONL)".to_string());
                 };
-                text_of(name, bytes)?.to_string()
+                (Some(name.clone()), text_of(name, bytes)?.to_string())
             }
-            (None, None) => String::new(),
+            (None, None) => (None, String::new()),
         };
         runtime_analyze(&text, settings)
             .map(|r| (r, simulated))
-            .map_err(|e| e.to_string())
+            .map_err(|e| match name {
+                Some(name) => format!("{name}: {e}"),
+                None => e.to_string(),
+            })
     })
 }
 

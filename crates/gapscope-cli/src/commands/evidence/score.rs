@@ -62,8 +62,10 @@ pub fn run(args: &ScoreArgs) -> Result<String, String> {
     let report = evaluate(&cases_text, &trajectories_text, &settings).map_err(|e| {
         use gapscope_evidence::EvidenceError as E;
         let file = match e {
-            E::CaseJson { .. } | E::Case { .. } => args.cases.display().to_string(),
-            E::TrajectoryJson { .. } | E::Trajectory { .. } => {
+            E::CaseJson { .. } | E::Case { .. } | E::CasesOfOtherPart(_) => {
+                args.cases.display().to_string()
+            }
+            E::TrajectoryJson { .. } | E::Trajectory { .. } | E::TrajectoriesOfOtherPart(_) => {
                 args.trajectories.display().to_string()
             }
             E::Plan(_) | E::Settings(_) => return e.to_string(),
