@@ -24,6 +24,16 @@ export async function settle(page) {
   await frames(page);
 }
 
+/**
+ * Scroll the box of list `testid` back to its top: a list drawn a window at
+ * a time (scrolled by an earlier walk through it) draws its first rows again.
+ */
+async function toTop(page, testid) {
+  await page.locator('.table-box', { has: page.getByTestId(testid) }).evaluate((el) => { el.scrollTop = 0; });
+  await frames(page);
+  await page.getByTestId(testid).locator('tbody tr[data-id]').first().waitFor();
+}
+
 async function openView(page, view) {
   await page.click(`nav.views button[data-view=${view}]`);
   await page.waitForFunction((v) => document.querySelector('[data-testid=view]')?.dataset.view === v, view);
@@ -47,6 +57,7 @@ const MORE = {
     await page.getByTestId('overview-summary').waitFor({ timeout: 60_000 });
     await settle(page);
     yield 'synthetic corpus listed';
+    await toTop(page, 'trajectory-list');
     await page.locator('[data-testid=trajectory-list] tbody tr[data-id]').first().click();
     await page.getByTestId('trajectory-viewer').waitFor({ timeout: 30_000 });
     await settle(page);
@@ -83,6 +94,7 @@ const MORE = {
   async *'evidence/episodes'(page) {
     yield 'every episode listed';
     // Opening a row moves to the Episode view with its replay (the next scene).
+    await toTop(page, 'evidence-episodes');
     await page.locator('[data-testid=evidence-episodes] tbody tr[data-id]').first().click();
     await page.getByTestId('evidence-replay').waitFor({ timeout: 30_000 });
   },
@@ -94,10 +106,8 @@ const MORE = {
   async *'runtime/episodes'(page) {
     yield 'every episode listed';
     // A P→S episode at cap 5: the cap cuts a block, then a reset brings a NameError.
-    await page.getByTestId('runtime-episodes').waitFor();
-    // The list is drawn a window at a time: from its top, the first such episode.
-    await page.locator('.table-box', { has: page.getByTestId('runtime-episodes') }).evaluate((el) => { el.scrollTop = 0; });
-    await frames(page);
+    // From the top of the list, the first such episode.
+    await toTop(page, 'runtime-episodes');
     const k = await page.locator('[data-testid=runtime-episodes] tbody tr').evaluateAll((trs) =>
       trs.findIndex((tr) => tr.children[2]?.textContent === 'P→S' && tr.children[3]?.textContent === '5'));
     assert.ok(k >= 0, 'a P→S episode at cap 5 in the runtime list');
