@@ -207,9 +207,11 @@ pub(crate) fn EvidenceView(wb: Workbench, id: View) -> impl IntoView {
             }
             View::Failures => {
                 let svg = tv_evidence::failure_chart(&r);
-                let click = move |ev: leptos::ev::MouseEvent| {
-                    let Some(bar) = closest_of(&ev, "[data-failure]") else {
-                        return;
+                // A segment lists its episodes on a click, or on Enter or
+                // space when it has the focus (each is a tab stop).
+                let open = move |ev: &web_sys::Event| -> bool {
+                    let Some(bar) = closest_of(ev, "[data-failure]") else {
+                        return false;
                     };
                     let attr = |k: &str| bar.get_attribute(k);
                     wb.ev.filter.set(tv_evidence::EpisodeFilter {
@@ -218,10 +220,23 @@ pub(crate) fn EvidenceView(wb: Workbench, id: View) -> impl IntoView {
                         failure: attr("data-failure"),
                     });
                     wb.ev.view.set(View::Episodes);
+                    true
                 };
                 view! {
-                    <p class="detail">"Click a segment to list its episodes."</p>
-                    <div on:click=click data-testid="failure-chart-wrap">
+                    <p class="detail">
+                        "Click a segment (or focus it and press Enter) to list its episodes."
+                    </p>
+                    <div
+                        on:click=move |ev| {
+                            open(&ev);
+                        }
+                        on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                            if matches!(ev.key().as_str(), "Enter" | " ") && open(&ev) {
+                                ev.prevent_default();
+                            }
+                        }
+                        data-testid="failure-chart-wrap"
+                    >
                         <Figure svg=svg name="failure-types".into() wb=wb testid="failure-chart" />
                     </div>
                     <details class="alt">

@@ -272,9 +272,11 @@ pub fn scatter(
             } else {
                 (cx + r + 2.0, "start")
             };
+            // A white halo under the glyphs: a label drawn across a
+            // neighbouring point stays readable (4.5:1) on its colour.
             let _ = write!(
                 out,
-                r##"<text x="{:.1}" y="{:.1}" fill="#333" font-size="{}" text-anchor="{anchor}">{}</text>"##,
+                r##"<text x="{:.1}" y="{:.1}" fill="#333" stroke="#ffffff" stroke-width="3" stroke-linejoin="round" paint-order="stroke" font-size="{}" text-anchor="{anchor}">{}</text>"##,
                 lx,
                 cy + 3.5,
                 if p.highlight { 12 } else { 9 },
