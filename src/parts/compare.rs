@@ -17,6 +17,7 @@ use std::sync::Arc;
 use crate::parts::trajectories::{NeedTrajectories, ScorerPicker};
 use crate::parts::widgets::job::JobSlot;
 use crate::parts::widgets::{EnumSelect, Figure, HeatmapView, TableView};
+use crate::parts::misplaced::ErrorText;
 use crate::parts::Workbench;
 
 /// What the runs are keyed by, in the select (`field:NAME` for any other
@@ -298,7 +299,7 @@ pub(crate) fn CompareView(wb: Workbench) -> impl IntoView {
             (_, Some(Err(e))) => {
                 view! {
                     <p class="invalid" role="alert" data-testid="compare-error">
-                        {e}
+                        <ErrorText wb=wb message=e files=wb.gaps.attached.get_value() />
                     </p>
                 }
                     .into_any()

@@ -66,10 +66,12 @@ test('a τ²-bench results file given to Runtime contracts opens in Realization 
 
 test('an evidence case file and its trajectories dropped among trajectories go to Evidence to action together', async () => {
   await page.click('nav.areas button[data-area=gaps]');
+  // The Runs view is open (the last test's drop): a misplaced file is named there too.
+  assert.equal(await page.getByTestId('view').getAttribute('data-view'), 'compare');
   await wb.fileInput.setInputFiles([join(dir, 'cases.jsonl'), join(dir, 'trajectories.jsonl')]);
-  await wb.errorMessage.waitFor({ timeout: 60_000 });
-  assert.match(await wb.errorMessage.innerText(), /^cases\.jsonl: this is an evidence-to-action case file .* — open it in Evidence to action$/);
-  await page.getByTestId('open-in-part').click();
+  await wb.errorMessage.first().waitFor({ timeout: 60_000 });
+  assert.match(await wb.errorMessage.first().innerText(), /^cases\.jsonl: this is an evidence-to-action case file .* — open it in Evidence to action$/);
+  await page.getByTestId('open-in-part').first().click();
   assert.equal(await area(), 'evidence');
   await page.waitForFunction(() => document.querySelector('[data-testid=evidence-source] .file')?.textContent.includes('cases.jsonl'), null, { timeout: 60_000 });
   await page.locator('[data-testid=view] table').first().waitFor({ timeout: 120_000 });

@@ -468,7 +468,8 @@ pub(crate) fn GapsArea(wb: Workbench) -> impl IntoView {
             wb.gaps
                 .error
                 .get()
-                .filter(|_| !compare)
+                // A file of another part is named in every view.
+                .filter(|e| !compare || gapscope_data::kind::part_named_in(e).is_some())
                 .map(|e| {
                     // The Compare view works on a trajectory-only drop: the
                     // realization analysis's error (no foundational profile) is not
