@@ -14,10 +14,10 @@ use gapscope_worker::ask;
 use leptos::prelude::*;
 use std::sync::Arc;
 
+use crate::parts::misplaced::ErrorText;
 use crate::parts::trajectories::{NeedTrajectories, ScorerPicker};
 use crate::parts::widgets::job::JobSlot;
 use crate::parts::widgets::{EnumSelect, Figure, HeatmapView, TableView};
-use crate::parts::misplaced::ErrorText;
 use crate::parts::Workbench;
 
 /// What the runs are keyed by, in the select (`field:NAME` for any other

@@ -34,8 +34,9 @@ pub fn run_embedded(
 }
 
 /// Run a job of this part in the files worker: every job, the viewer's
-/// page too (the only caller of `gapscope_view::conversation`, so that the
-/// first load's worker, which calls [`run_embedded`], links no Markdown).
+/// page and proxy labels too (their only caller, so that the first load's
+/// worker, which calls [`run_embedded`], links no Markdown parser, no
+/// τ²-bench labeller).
 pub fn run(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progress)) -> Answer {
     match job {
         Job::Conversation {
@@ -48,6 +49,14 @@ pub fn run(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progress
             Answer::Conversation(Box::new(
                 trajectories::trajectory(source, attached, options, id)
                     .map(|t| t.map(|t| gapscope_view::conversation::page(&t, operations))),
+            ))
+        }
+        // τ²-bench files only: its reader and the labeller stay out of the
+        // first load's worker.
+        Job::ProxyLabels { source } => {
+            progress(step("proxy labels of the τ²-bench files"));
+            Answer::ProxyLabels(Box::new(
+                whole(attached).and_then(|files| proxy_labels::proxy_label_file(source, &files)),
             ))
         }
         _ => run_common(job, attached, progress),
@@ -66,12 +75,6 @@ fn run_common(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progr
                 analysis: Box::new(analysis),
                 overview: Box::new(overview.unwrap_or(Ok(None))),
             }
-        }
-        Job::ProxyLabels { source } => {
-            progress(step("proxy labels of the τ²-bench files"));
-            Answer::ProxyLabels(Box::new(
-                whole(attached).and_then(|files| proxy_labels::proxy_label_file(source, &files)),
-            ))
         }
         Job::Digests { source } => {
             progress(step("hashing the files for the manifest"));
@@ -92,9 +95,10 @@ fn run_common(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progr
             )))
         }
         // The files worker's only ([`run`]).
-        Job::Conversation { .. } => Answer::Failed(
-            "internal error: the viewer's page is written by the files worker".into(),
-        ),
+        Job::Conversation { .. } | Job::ProxyLabels { .. } => Answer::Failed(format!(
+            "internal error: job {} runs in the files worker",
+            job.kind()
+        )),
         Job::Stability {
             source,
             options,
