@@ -9,9 +9,9 @@
 //     a short loader appended; its SHA-256 is the only script the policy allows;
 //   - the workers start from a data: URL holding a module (worker glue + its
 //     wasm as base64 + the lines that call the glue's init with the bytes), one
-//     per part's worker bin (src/pool.rs: `worker`, `worker_evidence`,
-//     `worker_runtime`, `worker_files`), handed to the app through globalThis.__GAPSCOPE_WORKER_URL,
-//     __GAPSCOPE_WORKER_URL_FILES, __GAPSCOPE_WORKER_URL_EVIDENCE and __GAPSCOPE_WORKER_URL_RUNTIME; every
+//     per worker bin (src/pool.rs: `worker`, `worker_files`, `worker_parts`), handed to the app
+//     through globalThis.__GAPSCOPE_WORKER_URL, __GAPSCOPE_WORKER_URL_FILES and
+//     __GAPSCOPE_WORKER_URL_PARTS; every
 //     part is in the file (a part's pool still starts on its first job).
 //     A data: worker inherits the page's policy, so the workers cannot connect
 //     anywhere either.
@@ -93,8 +93,7 @@ const workerModule = (bin) => [
 const WORKERS = [
   { bin: 'worker', global: '__GAPSCOPE_WORKER_URL' },
   { bin: 'worker_files', global: '__GAPSCOPE_WORKER_URL_FILES' },
-  { bin: 'worker_evidence', global: '__GAPSCOPE_WORKER_URL_EVIDENCE' },
-  { bin: 'worker_runtime', global: '__GAPSCOPE_WORKER_URL_RUNTIME' },
+  { bin: 'worker_parts', global: '__GAPSCOPE_WORKER_URL_PARTS' },
 ].map((w) => ({ ...w, module: workerModule(w.bin) }));
 const WORKER_URL_PREFIX = 'data:text/javascript,';
 const URL_LIMIT = 2 * 1024 * 1024;

@@ -2,10 +2,11 @@
 //! and started on that part's first job.
 //!
 //! A job runs in the pool of its part ([`Job::part`]): realization gaps, evidence
-//! to action, runtime contracts. Each part has its own worker bin (`worker`,
-//! `worker_evidence`, `worker_runtime`; src/bin/), which links only that
-//! part's code, so the first load fetches only the gaps worker; a part's
-//! pool, and its wasm, are loaded when the page first runs one of its jobs.
+//! to action, runtime contracts. The gaps part has its worker bins
+//! (`worker` for the embedded data, `worker_files` for the user's files),
+//! the evidence and runtime parts share one (`worker_parts`; src/bin/), so
+//! the first load fetches only the gaps worker; a part's pool, and its
+//! wasm, are loaded when the page first runs one of its jobs.
 //! Each worker is a plain `web_sys::Worker` running its part's bin (started
 //! from Trunk's loader script, an ES module). Jobs go to an idle worker of
 //! their part, or wait in its queue; a pool starts all its workers when it is
@@ -44,14 +45,9 @@ fn worker_script(part: Part, user_files: bool) -> (&'static str, &'static str) {
     match part {
         Part::Gaps if user_files => ("./worker_files_loader.js", "__GAPSCOPE_WORKER_URL_FILES"),
         Part::Gaps => ("./worker_loader.js", "__GAPSCOPE_WORKER_URL"),
-        Part::Evidence => (
-            "./worker_evidence_loader.js",
-            "__GAPSCOPE_WORKER_URL_EVIDENCE",
-        ),
-        Part::Runtime => (
-            "./worker_runtime_loader.js",
-            "__GAPSCOPE_WORKER_URL_RUNTIME",
-        ),
+        Part::Evidence | Part::Runtime => {
+            ("./worker_parts_loader.js", "__GAPSCOPE_WORKER_URL_PARTS")
+        }
     }
 }
 

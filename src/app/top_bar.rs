@@ -2,6 +2,7 @@
 //! the status line (the running analysis, the worker pool).
 
 use gapscope_gaps::analysis::MacroDefinition;
+use gapscope_view::nav::Area;
 use leptos::prelude::*;
 
 use super::Workbench;
@@ -47,15 +48,41 @@ pub(crate) fn SettingsBar(wb: Workbench) -> impl IntoView {
             }));
         }
     };
+    // Each part's report, as its command line's `--json` writes it: the
+    // realization report (or, on trajectories alone, the runs' comparison),
+    // the evidence report, the runtime report.
     let export_json = move |_| {
-        if let Some(a) = wb.gaps.analysis.get_untracked() {
-            if let Ok(s) = serde_json::to_string_pretty(&a.report) {
-                let _ = web::download(
-                    &format!("{}-report.json", wb.file_stem()),
-                    "application/json",
-                    &s,
-                );
-            }
+        let (name, text) = match wb.area.get_untracked() {
+            Area::Gaps => match wb.gaps.analysis.get_untracked() {
+                Some(a) => (
+                    format!("{}-report.json", wb.file_stem()),
+                    serde_json::to_string_pretty(&a.report),
+                ),
+                None => match wb.cmp.report.answer.get_untracked() {
+                    Some(Ok(r)) => (
+                        format!("{}-compare.json", wb.file_stem()),
+                        serde_json::to_string_pretty(&*r),
+                    ),
+                    _ => return,
+                },
+            },
+            Area::Evidence => match wb.ev.report.answer.get_untracked() {
+                Some(Ok(r)) => (
+                    format!("{}-evidence.json", wb.file_stem()),
+                    serde_json::to_string_pretty(&r),
+                ),
+                _ => return,
+            },
+            Area::Runtime => match wb.rt.report.answer.get_untracked() {
+                Some(Ok((r, _))) => (
+                    format!("{}-runtime.json", wb.file_stem()),
+                    serde_json::to_string_pretty(&r),
+                ),
+                _ => return,
+            },
+        };
+        if let Ok(text) = text {
+            let _ = web::download(&name, "application/json", &text);
         }
     };
     let export_manifest = move |_| {
@@ -131,10 +158,29 @@ pub(crate) fn SettingsBar(wb: Workbench) -> impl IntoView {
                         .collect_view()}
                 </select>
             </label>
-            <button on:click=export_json data-testid="export-json">
-                "Export report (JSON)"
+            <button
+                on:click=export_json
+                data-testid="export-json"
+                title=move || match wb.area.get() {
+                    Area::Gaps => {
+                        "The realization-gap report (or, on trajectories alone, the runs' comparison) as JSON, as the command line's --json writes it"
+                    }
+                    Area::Evidence => {
+                        "The evidence-to-action report as JSON, as `gapscope evidence score --json` writes it"
+                    }
+                    Area::Runtime => {
+                        "The runtime-contracts report as JSON, as `gapscope runtime analyze --json` writes it"
+                    }
+                }
+            >
+                {move || match wb.area.get() {
+                    Area::Gaps => "Export report (JSON)",
+                    Area::Evidence => "Export evidence report (JSON)",
+                    Area::Runtime => "Export runtime report (JSON)",
+                }}
             </button>
             <button
+                style:display=move || (wb.area.get() != Area::Gaps).then_some("none")
                 on:click=export_manifest
                 data-testid="export-manifest"
                 disabled=move || wb.gaps.analysis.with(|a| a.as_ref().is_some_and(hashing))

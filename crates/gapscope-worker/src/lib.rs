@@ -8,7 +8,7 @@
 //! [`chunks`]), then exactly one `Done` with the job's [`Answer`]. [`handle_message`] is the whole behaviour and is tested
 //! natively; in the browser, `web::start` (called by each worker bin of the
 //! web package with its part's [`PartJobs`]: `worker` for the realization
-//! gaps, `worker_evidence`, `worker_runtime`) only wires it to the worker's
+//! gaps, `worker_parts` for evidence and runtime) only wires it to the worker's
 //! `onmessage`/`postMessage`.
 //! JSON text keeps the codec infallible: a message that cannot be decoded
 //! becomes an error answer, never a panic.

@@ -15,9 +15,9 @@ use crate::warmup::warm_up;
 /// two no analysis, readers' read-ahead or warm-up).
 #[derive(Clone, Copy)]
 pub struct PartJobs {
-    /// The part whose jobs this worker runs (another part's job is a
+    /// The parts whose jobs this worker runs (another part's job is a
     /// failed answer that says so).
-    pub part: Part,
+    pub parts: &'static [Part],
     /// Runs one job of the part.
     pub run: RunJob,
     /// Parses fetched files as they arrive, for the jobs that read them as
@@ -30,7 +30,7 @@ pub struct PartJobs {
 impl PartJobs {
     /// The realization-gap part's worker.
     pub const GAPS: PartJobs = PartJobs {
-        part: Part::Gaps,
+        parts: &[Part::Gaps],
         run: gaps::run,
         read_ahead: Some(read_ahead),
         warm_up: Some(warm_up),
@@ -39,22 +39,34 @@ impl PartJobs {
     /// example and corpus only ([`gaps::run_embedded`]; no read-ahead, no
     /// warm-up of the import path, which the files worker has).
     pub const GAPS_EMBEDDED: PartJobs = PartJobs {
-        part: Part::Gaps,
+        parts: &[Part::Gaps],
         run: gaps::run_embedded,
         read_ahead: None,
         warm_up: None,
     };
     /// The evidence-to-action part's worker.
     pub const EVIDENCE: PartJobs = PartJobs {
-        part: Part::Evidence,
+        parts: &[Part::Evidence],
         run: evidence::run,
         read_ahead: None,
         warm_up: None,
     };
     /// The runtime-contracts part's worker.
     pub const RUNTIME: PartJobs = PartJobs {
-        part: Part::Runtime,
+        parts: &[Part::Runtime],
         run: runtime::run,
+        read_ahead: None,
+        warm_up: None,
+    };
+
+    /// The evidence-to-action and runtime-contracts parts in one worker
+    /// (`worker_parts`, the page's): both read small inputs (case sets,
+    /// episode logs), and one wasm for the two is ~150 KB gzipped less
+    /// than two in the page's whole budget (ARCHITECTURE.md). Each part's
+    /// pool starts its own copies of it.
+    pub const EVIDENCE_RUNTIME: PartJobs = PartJobs {
+        parts: &[Part::Evidence, Part::Runtime],
+        run: evidence_or_runtime,
         read_ahead: None,
         warm_up: None,
     };
@@ -67,5 +79,17 @@ impl PartJobs {
             Part::Evidence => PartJobs::EVIDENCE,
             Part::Runtime => PartJobs::RUNTIME,
         }
+    }
+}
+
+/// [`PartJobs::EVIDENCE_RUNTIME`]'s jobs: each to its part's module.
+fn evidence_or_runtime(
+    job: &crate::protocol::Job,
+    attached: Vec<crate::attached::Attached>,
+    progress: &mut dyn FnMut(crate::protocol::Progress),
+) -> crate::protocol::Answer {
+    match job.part() {
+        Part::Runtime => runtime::run(job, attached, progress),
+        Part::Evidence | Part::Gaps => evidence::run(job, attached, progress),
     }
 }

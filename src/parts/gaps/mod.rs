@@ -6,7 +6,7 @@ use gapscope_data::RoleOverrides;
 use gapscope_gaps::manifest::Input;
 use gapscope_view::gaps::GapOrder;
 use gapscope_view::heatmap::CorrelationKind;
-use gapscope_view::nav::GapsView as View;
+use gapscope_view::nav::{Area, GapsView as View};
 use gapscope_worker::{ask, Analysis, Pair, Request, Source};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -436,9 +436,37 @@ impl Workbench {
         self.open(Source::Attached { names, folders });
     }
 
-    /// The start of an export's file name: the files on screen (the
-    /// analysis's, or the trajectories' when they are shown alone).
+    /// The start of an export's file name: the part on screen's files, so
+    /// that each part's exports are named after its own inputs (the
+    /// evidence part's never after the realization analysis's files).
     pub(crate) fn file_stem(self) -> String {
+        let stem = |s: Option<&Source>, builtin: &str| {
+            s.map_or_else(
+                || builtin.to_string(),
+                |s| {
+                    source_label(s)
+                        .trim_end_matches(".jsonl")
+                        .trim_end_matches(".json")
+                        .replace([' ', '+'], "-")
+                },
+            )
+        };
+        match self.area.get_untracked() {
+            Area::Gaps => self.gaps_stem(),
+            Area::Evidence => self
+                .ev
+                .source
+                .with_value(|s| stem(s.as_ref(), "evidence-worked-set")),
+            Area::Runtime => self
+                .rt
+                .source
+                .with_value(|s| stem(s.as_ref(), "runtime-simulated")),
+        }
+    }
+
+    /// The realization part's stem: the files on screen (the analysis's, or
+    /// the trajectories' when they are shown alone).
+    fn gaps_stem(self) -> String {
         let source = if self.gaps.needs.with_untracked(Option::is_some) {
             Some(source_label(&self.gaps.source.get_value()))
         } else {
@@ -468,9 +496,9 @@ pub(crate) fn GapsArea(wb: Workbench) -> impl IntoView {
             wb.gaps
                 .error
                 .get()
-                // A file of another part is named in every view.
                 .filter(|e| !compare || gapscope_data::kind::part_named_in(e).is_some())
                 .map(|e| {
+                    // A file of another part is named in every view.
                     // The Compare view works on a trajectory-only drop: the
                     // realization analysis's error (no foundational profile) is not
                     // put in front of it.

@@ -378,6 +378,13 @@ fn a_part_worker_runs_its_own_part_only() {
     let mut whole = Vec::new();
     handle_message(&evidence, vec![], &mut |m| whole.push(m));
     assert_eq!(answers(PartJobs::EVIDENCE.run), whole);
+    // The page's worker of both small parts answers either part's job as
+    // that part's worker does, and a gaps job as theirs does.
+    assert_eq!(answers(PartJobs::EVIDENCE_RUNTIME.run), whole);
+    assert_eq!(
+        PartJobs::EVIDENCE_RUNTIME.parts,
+        [Part::Evidence, Part::Runtime]
+    );
     for part in [Part::Gaps, Part::Runtime] {
         let posted = answers(PartJobs::of(part).run);
         let Ok(FromWorker::Done { id: 3, answer }) = decode_message(&posted[posted.len() - 1])
@@ -394,7 +401,7 @@ fn a_part_worker_runs_its_own_part_only() {
     }
     for part in [Part::Gaps, Part::Evidence, Part::Runtime] {
         let jobs = PartJobs::of(part);
-        assert_eq!(jobs.part, part);
+        assert_eq!(jobs.parts, [part]);
         assert_eq!(jobs.read_ahead.is_some(), part == Part::Gaps);
         assert_eq!(jobs.warm_up.is_some(), part == Part::Gaps);
     }
