@@ -361,7 +361,10 @@ fn Comparison(wb: Workbench, report: Arc<CompareReport>) -> impl IntoView {
             .then(|| {
                 view! {
                     <ul class="notes" data-testid="compare-notes">
-                        {notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
+                        {notes
+                            .into_iter()
+                            .map(|n| view! { <li>{gapscope_view::words::for_page(&n)}</li> })
+                            .collect_view()}
                     </ul>
                 }
             })}

@@ -9,7 +9,9 @@ use leptos::prelude::*;
 use crate::parts::misplaced::ErrorText;
 
 use crate::parts::widgets::job::JobSlot;
-use crate::parts::widgets::{area_panel, closest_of, sub_nav, ClickTable, Figure, TableView};
+use crate::parts::widgets::{
+    area_panel, closest_of, sub_nav, ClickTable, Figure, FilterSelects, TableView,
+};
 use crate::parts::{opened, source_label, Workbench};
 
 /// The evidence part's state.
@@ -284,7 +286,18 @@ pub(crate) fn EvidenceView(wb: Workbench, id: View) -> impl IntoView {
                 let f = wb.ev.filter.get();
                 let (ids, table) = tv_evidence::episode_list(&r, &f);
                 let filtered = f != tv_evidence::EpisodeFilter::default();
+                let options = tv_evidence::filter_options(&r)
+                    .map(|vs| vs.into_iter().map(|v| (v.clone(), v)).collect::<Vec<_>>());
                 view! {
+                    <FilterSelects
+                        labels=["configuration", "protocol", "outcome"]
+                        options=options
+                        value=move |k: usize| wb.ev.filter.with(|f| f.value(k))
+                        on_change=move |(k, v): (usize, String)| {
+                            wb.ev.filter.update(|f| *f = f.with(k, &v));
+                        }
+                        testid="evidence-filter"
+                    />
                     {filtered
                         .then(|| {
                             view! {

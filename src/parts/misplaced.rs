@@ -65,8 +65,10 @@ pub(crate) fn ErrorText(
     /// The files the failing part was given.
     files: Vec<web_sys::File>,
 ) -> impl IntoView {
-    let Some((part, text)) = part_named_in(&message) else {
-        return view! { <span data-testid="error-message">{message}</span> }.into_any();
+    // The page's words: its controls, not the command line's flags.
+    let text = gapscope_view::words::for_page(&message);
+    let Some((part, _)) = part_named_in(&message) else {
+        return view! { <span data-testid="error-message">{text}</span> }.into_any();
     };
     let named: Vec<web_sys::File> = match named_file(&message) {
         Some(name) => files

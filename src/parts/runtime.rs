@@ -11,7 +11,7 @@ use leptos::prelude::*;
 use crate::parts::misplaced::ErrorText;
 
 use crate::parts::widgets::job::JobSlot;
-use crate::parts::widgets::{area_panel, sub_nav, ClickTable, Figure, TableView};
+use crate::parts::widgets::{area_panel, sub_nav, ClickTable, Figure, FilterSelects, TableView};
 use crate::parts::{opened, source_label, Workbench};
 use crate::web;
 
@@ -54,6 +54,8 @@ impl Workbench {
     pub(crate) fn run_runtime(self) {
         self.rt.report.cancel(self.workers);
         self.rt.episode.set(None);
+        // The episodes of a new report: every slice, condition and cap.
+        self.rt.filter.set(Default::default());
         let source = self.rt.source.get_value();
         let k = self.knobs.get_untracked();
         let job = ask::Runtime {
@@ -108,46 +110,42 @@ pub(crate) fn RuntimeArea(wb: Workbench) -> impl IntoView {
             wb.run_runtime();
         }
     };
+    // The simulator's form: a value that is not a number, or parameters the
+    // simulator refuses (`SimParams::validate`), are said next to the form
+    // and the Simulate button waits for valid ones.
+    let invalid = RwSignal::new(None::<String>);
     let num = move |field: &'static str| {
         move |ev: leptos::ev::Event| {
             let v = event_target_value(&ev);
-            wb.rt.params.update(|p| match field {
-                "items" => {
-                    if let Ok(x) = v.parse() {
-                        p.items = x;
-                    }
-                }
-                "capacity" => {
-                    if let Ok(x) = v.parse() {
-                        p.capacity = x;
-                    }
-                }
-                "budget" => {
-                    if let Ok(x) = v.parse() {
-                        p.budget = x;
-                    }
-                }
-                "instances" => {
-                    if let Ok(x) = v.parse() {
-                        p.instances = x;
-                    }
-                }
-                "seed" => {
-                    if let Ok(x) = v.parse() {
-                        p.seed = x;
-                    }
-                }
-                "caps" => {
-                    if let Ok(c) = v
-                        .split(',')
-                        .map(|c| c.trim().parse::<u32>())
-                        .collect::<Result<Vec<_>, _>>()
-                    {
-                        p.caps = c;
-                    }
-                }
-                _ => {}
-            });
+            let mut p = wb.rt.params.get_untracked();
+            let whole = |v: &str| v.trim().parse::<usize>().ok();
+            let parsed = match field {
+                "items" => whole(&v).map(|x| p.items = x),
+                "capacity" => v.trim().parse().ok().map(|x| p.capacity = x),
+                "budget" => v.trim().parse().ok().map(|x| p.budget = x),
+                "instances" => whole(&v).map(|x| p.instances = x),
+                "seed" => v.trim().parse().ok().map(|x| p.seed = x),
+                "caps" => v
+                    .split(',')
+                    .map(|c| c.trim().parse::<u32>())
+                    .collect::<Result<Vec<_>, _>>()
+                    .ok()
+                    .map(|c| p.caps = c),
+                _ => None,
+            };
+            let message = if parsed.is_none() {
+                Some(if field == "caps" {
+                    format!(
+                        "caps: expected whole numbers separated by commas (e.g. 2,5,20), got “{v}”"
+                    )
+                } else {
+                    format!("{field}: expected a whole number, got “{v}”")
+                })
+            } else {
+                p.validate().err().map(|e| e.to_string())
+            };
+            invalid.set(message);
+            wb.rt.params.set(p);
         }
     };
     let p0 = wb.rt.params.get_untracked();
@@ -244,8 +242,21 @@ pub(crate) fn RuntimeArea(wb: Workbench) -> impl IntoView {
                         on:change=num("seed")
                     />
                 </label>
+                {move || {
+                    invalid
+                        .get()
+                        .map(|m| {
+                            view! {
+                                <span class="invalid" role="alert" data-testid="sim-invalid">
+                                    {m}
+                                </span>
+                            }
+                        })
+                }}
                 <button
                     data-testid="simulate"
+                    disabled=move || invalid.with(Option::is_some)
+                    title=move || invalid.get().map(|_| "Correct the simulator's settings first")
                     on:click=move |_| {
                         wb.rt.source.set_value(None);
                         wb.rt.report.answer.set(None);
@@ -397,6 +408,15 @@ pub(crate) fn RuntimeView(wb: Workbench, id: View) -> impl IntoView {
             View::Episodes => {
                 let (ids, table) = tv_runtime::episode_list(&r, &wb.rt.filter.get());
                 view! {
+                    <FilterSelects
+                        labels=["slice", "condition", "cap"]
+                        options=tv_runtime::filter_options(&r)
+                        value=move |k: usize| wb.rt.filter.with(|f| f.value(k))
+                        on_change=move |(k, v): (usize, String)| {
+                            wb.rt.filter.update(|f| *f = f.with(k, &v));
+                        }
+                        testid="runtime-filter"
+                    />
                     <ClickTable
                         table=table
                         ids=ids

@@ -36,6 +36,17 @@ pub(crate) fn TeachingView(wb: Workbench) -> impl IntoView {
         gap,
     } = TeachingState::new();
     let planted = tv::read_planted(CORPUS_PLANTED);
+    // The curve is fitted at the page's α: a new α makes it stale, so it
+    // is cleared (and a job still running for the old α is dropped).
+    let alpha = Memo::new(move |_| wb.knobs.with(|k| k.alpha));
+    Effect::new(move |first: Option<()>| {
+        alpha.track();
+        if first.is_some() {
+            recovery.cancel(wb.workers);
+            recovery.answer.set(None);
+            progress.set(None);
+        }
+    });
     let run = move |_| {
         recovery.answer.set(None);
         progress.set(Some(Progress {
@@ -46,7 +57,10 @@ pub(crate) fn TeachingView(wb: Workbench) -> impl IntoView {
         // Not cancelled by a second click: both answer.
         recovery.start(
             wb.workers,
-            ask::Recovery { seeds: 5 },
+            ask::Recovery {
+                seeds: 5,
+                alpha: alpha.get_untracked(),
+            },
             Vec::new(),
             move |pr| progress.set(Some(pr)),
             move |_, answer| {
@@ -143,31 +157,7 @@ pub(crate) fn TeachingView(wb: Workbench) -> impl IntoView {
                         Ok(points) => {
                             view! {
                                 <TableView
-                                    table=Table {
-                                        title: "Recovery of planted gaps (mean Spearman over seeds)"
-                                            .into(),
-                                        headers: [
-                                            "Models",
-                                            "Families",
-                                            "Seeds",
-                                            "Macro gap ρ",
-                                            "Per-operation ρ (mean)",
-                                        ]
-                                            .map(String::from)
-                                            .to_vec(),
-                                        rows: points
-                                            .iter()
-                                            .map(|p| {
-                                                vec![
-                                                    Cell::num(Some(p.models as f64), 0),
-                                                    Cell::num(Some(p.families as f64), 0),
-                                                    Cell::num(Some(p.seeds as f64), 0),
-                                                    Cell::num(p.macro_rho, 2),
-                                                    Cell::num(p.operation_rho, 2),
-                                                ]
-                                            })
-                                            .collect(),
-                                    }
+                                    table=recovery_table(&points, alpha.get_untracked())
                                     wb=wb
                                 />
                             }
@@ -177,5 +167,34 @@ pub(crate) fn TeachingView(wb: Workbench) -> impl IntoView {
             }}
         }
         .into_any()
+    }
+}
+
+/// The recovery curve as a table: per corpus size, the mean Spearman ρ of
+/// planted against recovered gaps, with the α its fits used.
+fn recovery_table(points: &[gapscope_worker::RecoveryPoint], alpha: f64) -> Table {
+    Table {
+        title: format!("Recovery of planted gaps (mean Spearman over seeds), α = {alpha}"),
+        headers: [
+            "Models",
+            "Families",
+            "Seeds",
+            "Macro gap ρ",
+            "Per-operation ρ (mean)",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: points
+            .iter()
+            .map(|p| {
+                vec![
+                    Cell::num(Some(p.models as f64), 0),
+                    Cell::num(Some(p.families as f64), 0),
+                    Cell::num(Some(p.seeds as f64), 0),
+                    Cell::num(p.macro_rho, 2),
+                    Cell::num(p.operation_rho, 2),
+                ]
+            })
+            .collect(),
     }
 }

@@ -421,7 +421,11 @@ pub(crate) fn TrajectoryList(wb: Workbench, overview: Arc<Overview>) -> impl Int
             .then(|| {
                 view! {
                     <ul class="warnings" data-testid="overview-notes">
-                        {o.notes.iter().map(|n| view! { <li>{n.clone()}</li> }).collect_view()}
+                        {o
+                            .notes
+                            .iter()
+                            .map(|n| view! { <li>{gapscope_view::words::for_page(n)}</li> })
+                            .collect_view()}
                     </ul>
                 }
             })}

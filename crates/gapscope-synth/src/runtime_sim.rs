@@ -101,7 +101,7 @@ pub const MAX_ATTEMPTS: usize = 10_000;
 pub enum SimError {
     #[error("{name}: {message}")]
     Param { name: &'static str, message: String },
-    #[error("instance {instance}: no draw satisfied the anti-collapse rule in {MAX_ATTEMPTS} attempts (raise --capacity or --items)")]
+    #[error("instance {instance}: no draw satisfied the anti-collapse rule in {MAX_ATTEMPTS} attempts (raise the capacity or the number of items)")]
     Generator { instance: usize },
 }
 

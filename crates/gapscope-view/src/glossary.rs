@@ -98,7 +98,7 @@ pub fn hover_text(label: &str) -> Option<String> {
     for t in GLOSSARY {
         let whole = label.trim() == t.abbr;
         let short = t.abbr.chars().count() == 1;
-        let found = whole || (!short && words.iter().any(|w| *w == t.abbr));
+        let found = whole || (!short && words.contains(&t.abbr));
         if found {
             let line = format!("{}: {} — {}", t.abbr, t.name, t.meaning);
             if !lines.contains(&line) {

@@ -11,6 +11,8 @@
 //! - [`nav`]: the parts of the page and their views, as enums, and the
 //!   page's place in the URL;
 //! - [`glossary`]: every abbreviation the page shows, expanded;
+//! - [`words`]: the core's messages in the page's words (its controls, not
+//!   the command line's flags);
 //! - one module per part of the page: [`gaps`] (realization gaps),
 //!   [`trajectories`] (trajectory list, stability, planted vs recovered),
 //!   [`compare`] (run comparisons, with two trajectories side by side),
@@ -33,3 +35,4 @@ pub mod runtime;
 pub mod table;
 pub mod trajectories;
 pub mod window;
+pub mod words;

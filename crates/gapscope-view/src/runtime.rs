@@ -419,6 +419,63 @@ pub struct RuntimeFilter {
     pub cap: Option<u32>,
 }
 
+/// What the episode list's filters offer, as (value, label) pairs in
+/// order of first appearance: the slices (by index), the conditions (in the
+/// paper's order) and the caps (ascending) the report's episodes have.
+pub fn filter_options(r: &RuntimeReport) -> [Vec<(String, String)>; 3] {
+    let mut slices: Vec<usize> = r.episodes.iter().map(|t| t.slice).collect();
+    slices.sort_unstable();
+    slices.dedup();
+    let slices = slices
+        .into_iter()
+        .map(|i| {
+            let name = r
+                .slices
+                .get(i)
+                .map_or_else(|| format!("slice {i}"), |s| s.name.clone());
+            (i.to_string(), name)
+        })
+        .collect();
+    let conditions = Condition::ALL
+        .iter()
+        .filter(|c| r.episodes.iter().any(|t| t.episode.condition() == **c))
+        .map(|c| (c.label().to_string(), c.label().to_string()))
+        .collect();
+    let mut caps: Vec<u32> = r.episodes.iter().map(|t| t.episode.cap).collect();
+    caps.sort_unstable();
+    caps.dedup();
+    let caps = caps
+        .into_iter()
+        .map(|c| (c.to_string(), format!("cap {c}")))
+        .collect();
+    [slices, conditions, caps]
+}
+
+impl RuntimeFilter {
+    /// The filter with field `k` (0 slice, 1 condition, 2 cap, as
+    /// [`filter_options`]) set from an option's value (`""`: any).
+    #[must_use]
+    pub fn with(&self, k: usize, value: &str) -> RuntimeFilter {
+        let mut f = self.clone();
+        match k {
+            0 => f.slice = value.parse().ok(),
+            1 => f.condition = Condition::ALL.into_iter().find(|c| c.label() == value),
+            _ => f.cap = value.parse().ok(),
+        }
+        f
+    }
+
+    /// The value of field `k` (`""`: any).
+    pub fn value(&self, k: usize) -> String {
+        match k {
+            0 => self.slice.map(|s| s.to_string()),
+            1 => self.condition.map(|c| c.label().to_string()),
+            _ => self.cap.map(|c| c.to_string()),
+        }
+        .unwrap_or_default()
+    }
+}
+
 /// The episode list under a filter: ids (row order, for click-through) and
 /// the table. Empty when the report was made without episodes.
 pub fn episode_list(r: &RuntimeReport, filter: &RuntimeFilter) -> (Vec<String>, Table) {
@@ -848,6 +905,37 @@ mod tests {
         assert_eq!(t.rows[0][3].display(), "0.8475");
         assert_eq!(t.rows[0][7].display(), "yes");
         assert!(verification_summary(r).contains("1 disagree"));
+    }
+
+    #[test]
+    fn filter_options_and_values_round_trip() {
+        let r = report();
+        let [slices, conditions, caps] = filter_options(r);
+        assert!(!slices.is_empty());
+        assert_eq!(
+            conditions
+                .iter()
+                .map(|(v, _)| v.as_str())
+                .collect::<Vec<_>>(),
+            ["P->P", "P->S", "S->P", "S->S"]
+        );
+        assert!(caps
+            .windows(2)
+            .all(|w| w[0].0.parse::<u32>().unwrap() < w[1].0.parse::<u32>().unwrap()));
+        let f = RuntimeFilter::default().with(1, "S->P").with(2, &caps[0].0);
+        assert_eq!(f.condition, Some(Condition::SP));
+        assert_eq!(f.value(1), "S->P");
+        assert_eq!(f.value(2), caps[0].0);
+        assert_eq!(f.value(0), "");
+        let (ids, _) = episode_list(r, &f);
+        assert!(!ids.is_empty());
+        assert_eq!(
+            f.with(1, ""),
+            RuntimeFilter {
+                condition: None,
+                ..f.clone()
+            }
+        );
     }
 
     #[test]

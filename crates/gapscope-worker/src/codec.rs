@@ -167,7 +167,13 @@ mod tests {
         let digests = text(Job::Digests { source: attached });
         assert_eq!(job_kind(&digests), "Digests");
         assert_eq!(read_plan(&digests), None);
-        assert_eq!(read_plan(&text(Job::Recovery { seeds: 1 })), None);
+        assert_eq!(
+            read_plan(&text(Job::Recovery {
+                seeds: 1,
+                alpha: 10.0,
+            })),
+            None
+        );
         assert_eq!(job_kind("not json"), "");
     }
 }

@@ -834,7 +834,10 @@ pub(crate) fn Summary(analysis: Analysis) -> impl IntoView {
                 .then(|| {
                     view! {
                         <ul class="warnings" data-testid="warnings">
-                            {warnings.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}
+                            {warnings
+                                .into_iter()
+                                .map(|w| view! { <li>{gapscope_view::words::for_page(&w)}</li> })
+                                .collect_view()}
                         </ul>
                     }
                 })}

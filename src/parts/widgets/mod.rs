@@ -700,3 +700,51 @@ pub(crate) fn SyntheticMark(wb: Workbench) -> impl IntoView {
         })
     }
 }
+
+/// A list's filters: one `<select>` per field (`labels[k]`, options as
+/// (value, label); "any" first), each showing `value(k)` and calling
+/// `on_change(k, value)`. The test id of select `k` is `{testid}-{k}`.
+#[component]
+pub(crate) fn FilterSelects(
+    labels: [&'static str; 3],
+    options: [Vec<(String, String)>; 3],
+    #[prop(into)] value: Callback<usize, String>,
+    #[prop(into)] on_change: Callback<(usize, String)>,
+    testid: &'static str,
+) -> impl IntoView {
+    view! {
+        <div class="filters" data-testid=testid>
+            {options
+                .into_iter()
+                .enumerate()
+                .filter(|(_, o)| o.len() > 1)
+                .map(|(k, opts)| {
+                    view! {
+                        <label>
+                            {labels[k]} " "
+                            <select
+                                data-testid=format!("{testid}-{k}")
+                                on:change=move |ev| on_change.run((k, event_target_value(&ev)))
+                            >
+                                <option value="" selected=move || value.run(k).is_empty()>
+                                    "any"
+                                </option>
+                                {opts
+                                    .into_iter()
+                                    .map(|(v, l)| {
+                                        let v2 = v.clone();
+                                        view! {
+                                            <option value=v selected=move || value.run(k) == v2>
+                                                {l}
+                                            </option>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </select>
+                        </label>
+                    }
+                })
+                .collect_view()}
+        </div>
+    }
+}

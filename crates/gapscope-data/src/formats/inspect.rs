@@ -800,7 +800,7 @@ fn sample_details(s: &Sample) -> Vec<Detail> {
         out.push(Detail {
             label: label.to_string(),
             value,
-        })
+        });
     };
     if let Some(l) = &s.limit {
         let kind = l.kind.as_deref().unwrap_or("unknown");

@@ -552,6 +552,46 @@ impl EpisodeFilter {
     }
 }
 
+/// What the episode list's filters offer: the configurations, protocols
+/// and outcomes of the report's episodes, in order of first appearance.
+pub fn filter_options(r: &EvidenceReport) -> [Vec<String>; 3] {
+    let mut out: [Vec<String>; 3] = Default::default();
+    for e in &r.episodes {
+        for (k, v) in [e.config.as_str(), e.protocol.name(), outcome(e)]
+            .into_iter()
+            .enumerate()
+        {
+            if !out[k].iter().any(|x| x == v) {
+                out[k].push(v.to_string());
+            }
+        }
+    }
+    out
+}
+
+impl EpisodeFilter {
+    /// The filter with field `k` (0 configuration, 1 protocol, 2 outcome)
+    /// set to `value` (`""`: any).
+    #[must_use]
+    pub fn with(&self, k: usize, value: &str) -> EpisodeFilter {
+        let mut f = self.clone();
+        let v = (!value.is_empty()).then(|| value.to_string());
+        match k {
+            0 => f.config = v,
+            1 => f.protocol = v,
+            _ => f.failure = v,
+        }
+        f
+    }
+
+    /// The value of field `k` (`""`: any).
+    pub fn value(&self, k: usize) -> String {
+        [&self.config, &self.protocol, &self.failure][k.min(2)]
+            .clone()
+            .unwrap_or_default()
+    }
+}
+
 /// The outcome of an episode as one word: [`SUCCESS`], [`UNSCORED`] or the
 /// failure type.
 pub fn outcome(e: &Episode) -> &'static str {
@@ -629,6 +669,29 @@ pub fn episode_list(r: &EvidenceReport, filter: &EpisodeFilter) -> (Vec<String>,
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    #[test]
+    fn filter_options_are_the_episodes_values_and_set_the_filter() {
+        let r = report();
+        let [configs, protocols, outcomes] = filter_options(r);
+        assert!(
+            configs.len() >= 2 && protocols.len() >= 2 && outcomes.contains(&SUCCESS.to_string())
+        );
+        let f = EpisodeFilter::default()
+            .with(0, &configs[1])
+            .with(2, SUCCESS);
+        assert_eq!(f.value(0), configs[1]);
+        assert_eq!(f.value(1), "");
+        let (ids, _) = episode_list(r, &f);
+        let want = r
+            .episodes
+            .iter()
+            .filter(|e| e.config == configs[1] && e.scored && e.success == Some(true))
+            .count();
+        assert_eq!(ids.len(), want);
+        assert!(want > 0);
+        assert_eq!(f.with(0, "").config, None);
+    }
     use gapscope_evidence::{evaluate, EvidenceSettings};
 
     pub(crate) const CASES: &str = include_str!("../../../../assets/evidence/cases.jsonl");

@@ -331,7 +331,10 @@ fn a_part_answers_only_its_own_jobs() {
         source: None,
         id: "x".into(),
     };
-    let gaps = Job::Recovery { seeds: 0 };
+    let gaps = Job::Recovery {
+        seeds: 0,
+        alpha: 10.0,
+    };
     assert_eq!(
         (runtime.part(), evidence.part(), gaps.part()),
         (Part::Runtime, Part::Evidence, Part::Gaps)

@@ -6,8 +6,8 @@
 //! use gapscope_worker::ask::{self, Ask};
 //! use gapscope_worker::{Answer, Job};
 //!
-//! let job: Job = ask::Recovery { seeds: 1 }.into_job();
-//! assert_eq!(job, Job::Recovery { seeds: 1 });
+//! let job: Job = ask::Recovery { seeds: 1, alpha: 10.0 }.into_job();
+//! assert_eq!(job, Job::Recovery { seeds: 1, alpha: 10.0 });
 //! // What a worker would answer (here: an empty curve).
 //! let answer = Answer::Recovery(Box::new(Ok(vec![])));
 //! let reply: Result<Vec<gapscope_worker::RecoveryPoint>, String> =
@@ -368,11 +368,15 @@ result_reply!(EvidenceMessages, EvidenceMessages, Vec<Message>);
 #[derive(Clone, Debug, PartialEq)]
 pub struct Recovery {
     pub seeds: u64,
+    pub alpha: f64,
 }
 
 impl From<Recovery> for Job {
     fn from(a: Recovery) -> Job {
-        Job::Recovery { seeds: a.seeds }
+        Job::Recovery {
+            seeds: a.seeds,
+            alpha: a.alpha,
+        }
     }
 }
 result_reply!(Recovery, Recovery, Vec<RecoveryPoint>);

@@ -219,7 +219,11 @@ pub enum Job {
     EvidenceMessages { source: Option<Source>, id: String },
     /// Teaching: how well planted gaps are recovered as the number of
     /// models grows (15 in 8 families, 50 in 10, 200 in 40), mean over seeds.
-    Recovery { seeds: u64 },
+    Recovery {
+        seeds: u64,
+        /// The ridge penalty of every fit (the page's α).
+        alpha: f64,
+    },
     /// Proxy operation labels of the source's τ²-bench results files (the
     /// other files are left out), as `gapscope evidence tau2-labels` gives them.
     ProxyLabels { source: Source },

@@ -120,9 +120,11 @@ fn run_common(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progr
                 source, attached, options, runs, settings,
             )))
         }
-        Job::Recovery { seeds } => {
-            Answer::Recovery(Box::new(teaching::recovery_curve(*seeds, progress)))
-        }
+        Job::Recovery { seeds, alpha } => Answer::Recovery(Box::new(
+            gapscope_stats::Alpha::new(*alpha)
+                .map_err(|e| e.to_string())
+                .and_then(|a| teaching::recovery_curve(*seeds, a, progress)),
+        )),
         Job::Evidence { .. } | Job::EvidenceMessages { .. } | Job::Runtime { .. } => {
             not_this_part(job, Part::Gaps)
         }

@@ -4,9 +4,11 @@
 use crate::protocol::{Progress, RecoveryPoint};
 use gapscope_synth::trajectories::{mean_recovery, TrajParams};
 
-/// The recovery curve at 15, 50 and 200 models, mean over `seeds` seeds.
+/// The recovery curve at 15, 50 and 200 models, mean over `seeds` seeds,
+/// every fit at penalty `alpha`.
 pub fn recovery_curve(
     seeds: u64,
+    alpha: gapscope_stats::Alpha,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Vec<RecoveryPoint>, String> {
     let shapes = [
@@ -19,14 +21,13 @@ pub fn recovery_curve(
     let mut out = Vec::new();
     for (k, shape) in shapes.iter().enumerate() {
         let models: usize = shape.families.iter().map(|f| f.1).sum();
-        let (macro_rho, operation_rho) =
-            mean_recovery(shape, seeds, gapscope_stats::Alpha::DEFAULT, &mut |seed| {
-                progress(Progress {
-                    label: format!("{models} models, seed {seed}"),
-                    step: count(k as u64 * seeds + seed + 1),
-                    of,
-                });
-            })?;
+        let (macro_rho, operation_rho) = mean_recovery(shape, seeds, alpha, &mut |seed| {
+            progress(Progress {
+                label: format!("{models} models, seed {seed}"),
+                step: count(k as u64 * seeds + seed + 1),
+                of,
+            });
+        })?;
         out.push(RecoveryPoint {
             models,
             families: shape.families.len(),

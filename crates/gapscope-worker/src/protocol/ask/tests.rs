@@ -153,7 +153,16 @@ fn every_job_has_an_ask_that_builds_it_and_reads_its_answer() {
             id: "e".into(),
         },
     );
-    check(Recovery { seeds: 2 }, &Job::Recovery { seeds: 2 });
+    check(
+        Recovery {
+            seeds: 2,
+            alpha: 3.0,
+        },
+        &Job::Recovery {
+            seeds: 2,
+            alpha: 3.0,
+        },
+    );
     check(
         ProxyLabels {
             source: source.clone(),
