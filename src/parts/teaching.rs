@@ -36,19 +36,13 @@ pub(crate) fn TeachingView(wb: Workbench) -> impl IntoView {
         gap,
     } = TeachingState::new();
     let planted = tv::read_planted(CORPUS_PLANTED);
-    // The curve is fitted at the page's α: a new α makes it stale, so it
-    // is cleared (and a job still running for the old α is dropped).
+    // The curve is fitted at the page's α; the α of the curve on screen is
+    // kept, and a curve of another α than the page's is not shown.
     let alpha = Memo::new(move |_| wb.knobs.with(|k| k.alpha));
-    Effect::new(move |first: Option<()>| {
-        alpha.track();
-        if first.is_some() {
-            recovery.cancel(wb.workers);
-            recovery.answer.set(None);
-            progress.set(None);
-        }
-    });
+    let fitted_at = RwSignal::new(None::<f64>);
     let run = move |_| {
         recovery.answer.set(None);
+        fitted_at.set(Some(alpha.get_untracked()));
         progress.set(Some(Progress {
             label: "starting".into(),
             step: 0,
@@ -142,6 +136,20 @@ pub(crate) fn TeachingView(wb: Workbench) -> impl IntoView {
                     })
             }}
             {move || {
+                if fitted_at.get().is_some_and(|a| a != alpha.get()) {
+                    return Some(
+                        view! {
+                            <p class="muted" data-testid="recovery-stale">
+                                {format!(
+                                    "The recovery curve was fitted at α = {}; α is now {}: generate it again.",
+                                    fitted_at.get().unwrap_or_default(),
+                                    alpha.get(),
+                                )}
+                            </p>
+                        }
+                            .into_any(),
+                    );
+                }
                 recovery
                     .answer
                     .get()
@@ -157,7 +165,10 @@ pub(crate) fn TeachingView(wb: Workbench) -> impl IntoView {
                         Ok(points) => {
                             view! {
                                 <TableView
-                                    table=recovery_table(&points, alpha.get_untracked())
+                                    table=recovery_table(
+                                        &points,
+                                        fitted_at.get().unwrap_or_default(),
+                                    )
                                     wb=wb
                                 />
                             }

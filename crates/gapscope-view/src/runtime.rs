@@ -439,7 +439,7 @@ pub fn filter_options(r: &RuntimeReport) -> [Vec<(String, String)>; 3] {
     let conditions = Condition::ALL
         .iter()
         .filter(|c| r.episodes.iter().any(|t| t.episode.condition() == **c))
-        .map(|c| (c.label().to_string(), c.label().to_string()))
+        .map(|c| (c.label().to_string(), condition_label(*c)))
         .collect();
     let mut caps: Vec<u32> = r.episodes.iter().map(|t| t.episode.cap).collect();
     caps.sort_unstable();
