@@ -142,3 +142,24 @@ test('the recovery curve says its α and is cleared when α changes', async () =
   assert.match(await page.getByTestId('recovery-stale').innerText(), /fitted at α = 10; α is now 3/);
   await wb.setSetting('alpha', 10);
 });
+
+test('a dropped-back report that disagrees says which numbers differ', async () => {
+  await openArea('gaps');
+  await page.getByTestId('load-example').click();
+  await wb.waitForSource('synthetic example');
+  const exported = JSON.parse((await wb.download(() => page.getByTestId('export-json').click())).text);
+  // A hand edits one gap of the file.
+  const m = 2;
+  const old = exported.operations.GI.gap[m];
+  exported.operations.GI.gap[m] = old + 1.5;
+  await wb.fileInput.setInputFiles({ name: 'edited-report.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(exported, null, 2)) });
+  await wb.waitForSource('edited-report.json');
+  const warning = await page.getByTestId('warnings').innerText();
+  const where = `operations.GI.gap[${exported.models[m]}]`;
+  assert.match(warning, new RegExp(`1 of \\d+ numbers differ — ${where.replace(/[[\].]/g, '\\$&')}: file ${old + 1.5}, recomputed ${old}`));
+  await wb.openView('data');
+  const t = await wb.table('Numbers of the dropped report that differ');
+  assert.deepEqual(t.rows, [[where, String(old + 1.5), String(old)]]);
+  await page.getByTestId('load-example').click();
+  await wb.waitForSource('synthetic example');
+});

@@ -20,6 +20,7 @@ pub mod checks;
 pub mod manifest;
 pub mod overview;
 pub mod proxy_labels;
+pub mod reimport;
 pub mod settings;
 pub mod stability;
 pub mod task_groups;

@@ -704,6 +704,33 @@ pub fn paper_table(title: &str, csv: &str) -> Table {
     }
 }
 
+/// A re-imported report's differences from its recomputation
+/// ([`gapscope_gaps::reimport::compare`]): where, the file's value, the
+/// recomputed one.
+pub fn reimport_table(c: &gapscope_gaps::reimport::Comparison) -> Table {
+    Table {
+        title: format!(
+            "Numbers of the dropped report that differ from its recomputation ({} of {})",
+            c.differences.len(),
+            c.compared
+        ),
+        headers: ["Where", "In the file", "Recomputed"]
+            .map(String::from)
+            .to_vec(),
+        rows: c
+            .differences
+            .iter()
+            .map(|d| {
+                vec![
+                    Cell::text(&d.path),
+                    Cell::text(&d.reported),
+                    Cell::text(&d.recomputed),
+                ]
+            })
+            .collect(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

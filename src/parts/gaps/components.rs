@@ -254,7 +254,17 @@ fn DataView(wb: Workbench) -> impl IntoView {
                 .analysis
                 .get()
                 .map(|a| {
+                    let differs = a
+                        .reimport
+                        .as_ref()
+                        .filter(|c| !c.agrees())
+                        .map(|c| {
+                            // A re-imported report that disagrees with its
+                            // recomputation: every number that differs.
+                            view! { <TableView table=views::reimport_table(c) wb=wb /> }
+                        });
                     view! {
+                        {differs}
                         <RolePicker wb=wb table=a.report.input.clone() />
                         <TableView table=views::data_table(&a.report.input) wb=wb />
                     }

@@ -140,6 +140,9 @@ pub struct Analysis {
     pub report: Report,
     /// Whether the source was a gapscope JSON report, recomputed from its input.
     pub imported: bool,
+    /// A re-imported report compared with its recomputation, number by number.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reimport: Option<gapscope_gaps::reimport::Comparison>,
     /// When several files were joined: what the join did.
     #[serde(default)]
     pub join: Option<JoinReport>,

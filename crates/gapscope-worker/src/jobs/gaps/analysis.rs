@@ -16,6 +16,7 @@ use gapscope_gaps::analysis::{analyze_with_progress, STAGES};
 use gapscope_gaps::assoc::association_sensitivity;
 use gapscope_gaps::manifest::{shell_quote, Input, Manifest, Recipe};
 use gapscope_gaps::overview::overview_of_inputs;
+use gapscope_gaps::reimport::{compare as compare_reports, Comparison};
 use gapscope_gaps::{Report, Settings};
 use gapscope_stats::Alpha;
 
@@ -158,9 +159,14 @@ fn analyze_files(
                 .push(format!("association sensitivity: {e}")),
         }
     }
-    if let Some(old) = &imported {
-        report.warnings.push(reimport_sentence(&name, old, &report));
-    }
+    // A re-imported report is compared with its recomputation, number by number.
+    let reimport = imported.as_ref().map(|old| {
+        let c = compare_reports(old, &report);
+        report
+            .warnings
+            .push(reimport_sentence(&name, old, &report, &c));
+        c
+    });
     let manifest = match recipe {
         Some(mut recipe) => {
             recipe.pair = pair.as_ref().map(|p| {
@@ -179,6 +185,7 @@ fn analyze_files(
         synthetic,
         report,
         imported: imported.is_some(),
+        reimport,
         // The join report is shown only when several files were joined.
         join: join.filter(|_| n_files > 1),
         manifest,
@@ -244,14 +251,19 @@ fn read_profiles(
 }
 
 /// What a re-imported report's recomputation says about the file's numbers.
-fn reimport_sentence(name: &str, old: &Report, report: &Report) -> String {
-    let same = serde_json::to_value(old).ok() == serde_json::to_value(report).ok();
-    if same {
-        format!("{name}: a gapscope {} report, recomputed from its input with its settings: every number agrees", old.version)
+fn reimport_sentence(name: &str, old: &Report, report: &Report, c: &Comparison) -> String {
+    if c.agrees() {
+        format!(
+            "{name}: a gapscope {} report, recomputed from its input with its settings: {}",
+            old.version,
+            c.sentence(0)
+        )
     } else {
         format!(
-            "{name}: a gapscope {} report, recomputed from its input with its settings by gapscope {}: some numbers differ from the file; the recomputed ones are shown",
-            old.version, report.version
+            "{name}: a gapscope {} report, recomputed from its input with its settings by gapscope {}: {}; the recomputed numbers are shown (every difference: the Data view)",
+            old.version,
+            report.version,
+            c.sentence(3)
         )
     }
 }
