@@ -9,12 +9,12 @@ pub const FAMILY_COLOURS: [&str; 8] = [
     "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000",
 ];
 
-const W: f64 = 440.0;
-const H: f64 = 340.0;
-const ML: f64 = 56.0;
-const MR: f64 = 16.0;
-const MT: f64 = 30.0;
-const MB: f64 = 46.0;
+pub(crate) const W: f64 = 440.0;
+pub(crate) const H: f64 = 340.0;
+pub(crate) const ML: f64 = 56.0;
+pub(crate) const MR: f64 = 16.0;
+pub(crate) const MT: f64 = 30.0;
+pub(crate) const MB: f64 = 46.0;
 const AXIS: &str = "#555";
 const GRID: &str = "#e3e3e3";
 
@@ -58,7 +58,7 @@ fn tick_label(v: f64) -> String {
 
 /// A linear or log10 scale from data to pixels.
 #[derive(Clone, Copy, Debug)]
-struct Scale {
+pub(crate) struct Scale {
     d0: f64,
     d1: f64,
     r0: f64,
@@ -89,7 +89,7 @@ impl Scale {
         }
     }
 
-    fn at(&self, v: f64) -> f64 {
+    pub(crate) fn at(&self, v: f64) -> f64 {
         let (v, d0, d1) = if self.log {
             (v.log10(), self.d0.log10(), self.d1.log10())
         } else {
@@ -102,7 +102,7 @@ impl Scale {
     }
 }
 
-fn padded(values: impl Iterator<Item = f64>) -> (f64, f64) {
+pub(crate) fn padded(values: impl Iterator<Item = f64>) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for v in values.filter(|v| v.is_finite()) {
         lo = lo.min(v);
@@ -118,10 +118,15 @@ fn padded(values: impl Iterator<Item = f64>) -> (f64, f64) {
     (lo - pad, hi + pad)
 }
 
-fn open(out: &mut String, title: &str, desc: &str) {
+pub(crate) fn open(out: &mut String, title: &str, desc: &str) {
+    open_sized(out, title, desc, H);
+}
+
+/// [`open`] for a chart `h` high (the plot keeps its place at the top).
+pub(crate) fn open_sized(out: &mut String, title: &str, desc: &str, h: f64) {
     let _ = write!(
         out,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W}" height="{H}" role="img" aria-label="{t}" font-family="system-ui, sans-serif" font-size="11"><title>{t}</title><desc>{d}</desc><rect width="{W}" height="{H}" fill="#ffffff"/><text x="{x}" y="18" font-size="13" font-weight="600" fill="#222">{t}</text>"##,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {h}" width="{W}" height="{h}" role="img" aria-label="{t}" font-family="system-ui, sans-serif" font-size="11"><title>{t}</title><desc>{d}</desc><rect width="{W}" height="{h}" fill="#ffffff"/><text x="{x}" y="18" font-size="13" font-weight="600" fill="#222">{t}</text>"##,
         t = esc(title),
         d = esc(desc),
         x = ML,
@@ -129,7 +134,7 @@ fn open(out: &mut String, title: &str, desc: &str) {
 }
 
 /// Linear axes over the plot area with nice ticks; the two scales.
-fn linear_axes(
+pub(crate) fn linear_axes(
     out: &mut String,
     (x0, x1): (f64, f64),
     (y0, y1): (f64, f64),
@@ -201,93 +206,7 @@ fn axes(
     }
 }
 
-/// A point of a scatter plot.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Point {
-    pub x: f64,
-    pub y: f64,
-    pub label: String,
-    pub colour: String,
-    /// Hover text.
-    pub tip: String,
-    pub highlight: bool,
-}
-
-/// A scatter plot, optionally with the line y = x.
-pub fn scatter(
-    title: &str,
-    x_label: &str,
-    y_label: &str,
-    points: &[Point],
-    equality: bool,
-) -> String {
-    let mut out = String::new();
-    open(
-        &mut out,
-        title,
-        &format!(
-            "Scatter plot of {y_label} against {x_label}, {} points",
-            points.len()
-        ),
-    );
-    let (mut x0, mut x1) = padded(points.iter().map(|p| p.x));
-    let (mut y0, mut y1) = padded(points.iter().map(|p| p.y));
-    if equality {
-        x0 = x0.min(y0);
-        y0 = x0;
-        x1 = x1.max(y1);
-        y1 = x1;
-    }
-    let (xs, ys) = linear_axes(&mut out, (x0, x1), (y0, y1), x_label, y_label);
-    if equality {
-        let _ = write!(
-            out,
-            r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#888" stroke-dasharray="5 4"/>"##,
-            xs.at(x0),
-            ys.at(x0),
-            xs.at(x1),
-            ys.at(x1)
-        );
-    }
-    // Highlighted points last, so they are drawn on top.
-    let mut order: Vec<&Point> = points.iter().collect();
-    order.sort_by_key(|p| p.highlight);
-    for p in order {
-        let (cx, cy) = (xs.at(p.x), ys.at(p.y));
-        let (r, stroke) = if p.highlight {
-            (7.0, "#111")
-        } else {
-            (4.5, "#fff")
-        };
-        let _ = write!(
-            out,
-            r#"<g class="pt" data-tip="{tip}" tabindex="0"><circle cx="{cx:.1}" cy="{cy:.1}" r="{r}" fill="{c}" stroke="{stroke}" stroke-width="1.5"/>"#,
-            tip = esc(&p.tip),
-            c = p.colour
-        );
-        if p.highlight || points.len() <= 20 {
-            // Labels of points in the right third go to their left, inside the frame.
-            let (lx, anchor) = if cx > ML + (W - ML - MR) * 0.66 {
-                (cx - r - 2.0, "end")
-            } else {
-                (cx + r + 2.0, "start")
-            };
-            // A white halo under the glyphs: a label drawn across a
-            // neighbouring point stays readable (4.5:1) on its colour.
-            let _ = write!(
-                out,
-                r##"<text x="{:.1}" y="{:.1}" fill="#333" stroke="#ffffff" stroke-width="3" stroke-linejoin="round" paint-order="stroke" font-size="{}" text-anchor="{anchor}">{}</text>"##,
-                lx,
-                cy + 3.5,
-                if p.highlight { 12 } else { 9 },
-                esc(&p.label)
-            );
-        }
-        out.push_str("</g>");
-    }
-    out.push_str("</svg>");
-    out
-}
+pub use crate::scatter::{scatter, scatter_with_legend, Point};
 
 /// A horizontal bar of a bar chart, with an optional interval.
 #[derive(Clone, Debug, PartialEq)]

@@ -57,6 +57,25 @@ pub fn family_colours(families: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// The legend of [`family_colours`]: each family with its colour, in order
+/// of first appearance (none when there is one family: colour then means
+/// nothing).
+pub fn family_legend(families: &[String]) -> Vec<chart::LegendItem> {
+    let order = distinct_in_order(families);
+    if order.len() < 2 {
+        return Vec::new();
+    }
+    order
+        .iter()
+        .enumerate()
+        .map(|(k, f)| chart::LegendItem {
+            label: (*f).clone(),
+            colour: FAMILY_COLOURS[k % FAMILY_COLOURS.len()].to_string(),
+            hatch: false,
+        })
+        .collect()
+}
+
 /// The profile table as read.
 pub fn data_table(t: &ProfileTable) -> Table {
     let mut headers = vec!["Model".to_string(), "Family".to_string()];
@@ -109,7 +128,7 @@ pub fn association_scatter(t: &ProfileTable, r: &Report, j: usize, k: usize) -> 
         fmt(r.correlations.spearman[j][k], 3),
         r.correlations.n[j][k]
     );
-    chart::scatter(&title, f, o, &points, false)
+    chart::scatter_with_legend(&title, f, o, &points, false, &family_legend(&t.families))
 }
 
 /// The Q² and MAE intervals of a fit, when it has intervals.
@@ -215,7 +234,7 @@ pub fn gap_scatter(r: &Report, op: &str, highlight: Option<usize>) -> String {
     };
     let colours = family_colours(&r.families);
     let points = observed_predicted_points(r, fit, &colours, highlight);
-    chart::scatter(
+    chart::scatter_with_legend(
         &format!(
             "{op}: observed against held-out prediction (Q² {})",
             fmt(fit.q2, 3)
@@ -224,6 +243,7 @@ pub fn gap_scatter(r: &Report, op: &str, highlight: Option<usize>) -> String {
         &format!("observed {op}"),
         &points,
         true,
+        &family_legend(&r.families),
     )
 }
 
@@ -288,12 +308,13 @@ pub fn overall(r: &Report) -> (Table, String, String) {
         ))
     );
     let colours = family_colours(&r.families);
-    let svg = chart::scatter(
+    let svg = chart::scatter_with_legend(
         "Macro operation score: observed against predicted",
         "predicted macro",
         "observed macro",
         &observed_predicted_points(r, m, &colours, None),
         true,
+        &family_legend(&r.families),
     );
     (table, line, svg)
 }
@@ -427,12 +448,13 @@ pub fn reward(r: &Report) -> Option<(Table, Table, Vec<String>)> {
     let panels = [("F", &o.f), ("O", &o.o), ("F+O", &o.fo)]
         .iter()
         .map(|(name, fit)| {
-            chart::scatter(
+            chart::scatter_with_legend(
                 &format!("Reward from {name}: Q² {}", fmt(fit.q2, 3)),
                 "predicted reward",
                 "observed reward",
                 &observed_predicted_points(r, fit, &colours, None),
                 true,
+                &family_legend(&r.families),
             )
         })
         .collect();
