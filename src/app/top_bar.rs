@@ -66,20 +66,33 @@ pub(crate) fn SettingsBar(wb: Workbench) -> impl IntoView {
                     _ => return,
                 },
             },
-            Area::Evidence => match wb.ev.report.answer.get_untracked() {
-                Some(Ok(r)) => (
+            // Written by the worker with the report (the page links no
+            // serializer for these reports).
+            Area::Evidence
+                if wb
+                    .ev
+                    .report
+                    .answer
+                    .with_untracked(|a| matches!(a, Some(Ok(_)))) =>
+            {
+                (
                     format!("{}-evidence.json", wb.file_stem()),
-                    serde_json::to_string_pretty(&r),
-                ),
-                _ => return,
-            },
-            Area::Runtime => match wb.rt.report.answer.get_untracked() {
-                Some(Ok((r, _))) => (
+                    Ok(wb.ev.json.get_value()),
+                )
+            }
+            Area::Runtime
+                if wb
+                    .rt
+                    .report
+                    .answer
+                    .with_untracked(|a| matches!(a, Some(Ok(_)))) =>
+            {
+                (
                     format!("{}-runtime.json", wb.file_stem()),
-                    serde_json::to_string_pretty(&r),
-                ),
-                _ => return,
-            },
+                    Ok(wb.rt.json.get_value()),
+                )
+            }
+            Area::Evidence | Area::Runtime => return,
         };
         if let Ok(text) = text {
             let _ = web::download(&name, "application/json", &text);

@@ -17,7 +17,9 @@ use crate::parts::{opened, source_label, Workbench};
 /// The evidence part's state.
 #[derive(Clone, Copy)]
 pub(crate) struct EvidenceState {
-    pub(crate) report: JobSlot<ask::Evidence>,
+    pub(crate) report: JobSlot<ask::Evidence, gapscope_evidence::EvidenceReport>,
+    /// The report's JSON as the command line writes it (the export).
+    pub(crate) json: StoredValue<String>,
     /// `None`: the worked set.
     pub(crate) source: StoredValue<Option<Source>>,
     pub(crate) files: StoredValue<Vec<web_sys::File>, LocalStorage>,
@@ -33,6 +35,7 @@ impl EvidenceState {
     pub(crate) fn new() -> Self {
         EvidenceState {
             report: JobSlot::new(),
+            json: StoredValue::new(String::new()),
             source: StoredValue::new(None),
             files: StoredValue::new_local(Vec::new()),
             view: RwSignal::new(View::Ecs),
@@ -59,7 +62,19 @@ impl Workbench {
             seed: k.seed,
         };
         let files = opened(source.as_ref(), self.ev.files);
-        self.ev.report.run(self.workers, job, files);
+        let (slot, json) = (self.ev.report, self.ev.json);
+        slot.start(
+            self.workers,
+            job,
+            files,
+            |_| {},
+            move |_, answer| {
+                slot.answer.set(Some(answer.map(|e| {
+                    json.set_value(e.json);
+                    e.report
+                })));
+            },
+        );
     }
 
     /// Open one evidence episode in the replay (its messages read by a worker).

@@ -18,7 +18,9 @@ use crate::web;
 /// The runtime part's state.
 #[derive(Clone, Copy)]
 pub(crate) struct RuntimeState {
-    pub(crate) report: JobSlot<ask::Runtime>,
+    pub(crate) report: JobSlot<ask::Runtime, (gapscope_runtime::RuntimeReport, Option<String>)>,
+    /// The report's JSON as the command line writes it (the export).
+    pub(crate) json: StoredValue<String>,
     /// `None`: simulate with `params`.
     pub(crate) source: StoredValue<Option<Source>>,
     pub(crate) files: StoredValue<Vec<web_sys::File>, LocalStorage>,
@@ -36,6 +38,7 @@ impl RuntimeState {
     pub(crate) fn new() -> Self {
         RuntimeState {
             report: JobSlot::new(),
+            json: StoredValue::new(String::new()),
             source: StoredValue::new(None),
             files: StoredValue::new_local(Vec::new()),
             params: RwSignal::new(SimParams::default()),
@@ -65,7 +68,19 @@ impl Workbench {
             seed: k.seed,
         };
         let files = opened(source.as_ref(), self.rt.files);
-        self.rt.report.run(self.workers, job, files);
+        let (slot, json) = (self.rt.report, self.rt.json);
+        slot.start(
+            self.workers,
+            job,
+            files,
+            |_| {},
+            move |_, answer| {
+                slot.answer.set(Some(answer.map(|(e, log)| {
+                    json.set_value(e.json);
+                    (e.report, log)
+                })));
+            },
+        );
     }
 }
 

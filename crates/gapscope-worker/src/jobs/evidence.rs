@@ -19,12 +19,10 @@ pub fn run(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progress
             seed,
         } => {
             progress(step("scoring every episode against its case"));
-            Answer::Evidence(Box::new(report(
-                source.as_ref(),
-                attached,
-                *bootstrap,
-                *seed,
-            )))
+            Answer::Evidence(Box::new(
+                report(source.as_ref(), attached, *bootstrap, *seed)
+                    .map(crate::protocol::Exported::new),
+            ))
         }
         Job::EvidenceMessages { source, id } => {
             Answer::EvidenceMessages(Box::new(messages(source.as_ref(), attached, id)))
@@ -141,7 +139,13 @@ mod tests {
         ) else {
             panic!()
         };
-        let r = (*r).unwrap();
+        let exported = (*r).unwrap();
+        // The export's text is the report as the command line writes it.
+        assert_eq!(
+            exported.json,
+            serde_json::to_string_pretty(&exported.report).unwrap() + "\n"
+        );
+        let r = exported.report;
         assert_eq!(r.cases.len(), 42);
         assert_eq!(r.episodes.len(), 168);
         // The same report as the core on the same texts and settings.

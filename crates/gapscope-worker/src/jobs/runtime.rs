@@ -21,13 +21,16 @@ pub fn run(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progress
                 seed: *seed,
                 ..RuntimeSettings::default()
             };
-            Answer::Runtime(Box::new(runtime(
-                source.as_ref(),
-                simulate.as_ref(),
-                &settings,
-                attached,
-                progress,
-            )))
+            Answer::Runtime(Box::new(
+                runtime(
+                    source.as_ref(),
+                    simulate.as_ref(),
+                    &settings,
+                    attached,
+                    progress,
+                )
+                .map(|(r, log)| (crate::protocol::Exported::new(r), log)),
+            ))
         }
         _ => not_this_part(job, Part::Runtime),
     }
@@ -104,7 +107,8 @@ mod tests {
         ) else {
             panic!()
         };
-        let (report, log) = (*rt).unwrap();
+        let (exported, log) = (*rt).unwrap();
+        let report = exported.report;
         assert_eq!(report.episodes_read, 2 * 2 * 4);
         assert_eq!(log.unwrap().lines().count(), 16);
     }

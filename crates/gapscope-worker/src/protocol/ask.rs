@@ -345,7 +345,7 @@ impl From<Evidence> for Job {
         }
     }
 }
-result_reply!(Evidence, Evidence, EvidenceReport);
+result_reply!(Evidence, Evidence, crate::Exported<EvidenceReport>);
 
 /// [`Job::EvidenceMessages`]: the messages of one evidence trajectory.
 #[derive(Clone, Debug, PartialEq)]
@@ -427,7 +427,11 @@ impl From<Runtime> for Job {
         }
     }
 }
-result_reply!(Runtime, Runtime, (RuntimeReport, Option<String>));
+result_reply!(
+    Runtime,
+    Runtime,
+    (crate::Exported<RuntimeReport>, Option<String>)
+);
 
 #[cfg(test)]
 mod tests;

@@ -356,11 +356,11 @@ pub enum Answer {
     Conversation(Box<Result<Option<ConversationPage>, String>>),
     Stability(Box<Result<StabilityReport, String>>),
     Compare(Box<Result<CompareReport, String>>),
-    Evidence(Box<Result<EvidenceReport, String>>),
+    Evidence(Box<Result<Exported<EvidenceReport>, String>>),
     Recovery(Box<Result<Vec<RecoveryPoint>, String>>),
     EvidenceMessages(Box<Result<Vec<Message>, String>>),
     /// The report, and the simulated log (JSONL) when one was simulated.
-    Runtime(Box<Result<(RuntimeReport, Option<String>), String>>),
+    Runtime(Box<Result<RuntimeAnswer, String>>),
     Digests(Box<Result<Vec<Input>, String>>),
     ProxyLabels(Box<Result<ProxyLabelFile, String>>),
     /// The worker could not read the job or encode its answer.
@@ -387,6 +387,30 @@ impl Answer {
             Answer::ProxyLabels(_) => "ProxyLabels",
             Answer::Failed(_) => "Failed",
         }
+    }
+}
+
+/// A runtime job's answer: the report (with its text) and the log when it
+/// was simulated.
+pub type RuntimeAnswer = (Exported<RuntimeReport>, Option<String>);
+
+/// A part's report with its JSON text as the command line's `--json`
+/// writes it (indented): the page's export downloads the text, so the page
+/// links no serializer for the report (the first-load budget).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Exported<T> {
+    pub report: T,
+    pub json: String,
+}
+
+impl<T: Serialize> Exported<T> {
+    /// The report and its text.
+    pub fn new(report: T) -> Self {
+        let json = serde_json::to_string_pretty(&report).map_or_else(
+            |e| format!("{{\"error\": \"the report could not be written: {e}\"}}"),
+            |s| s + "\n",
+        );
+        Exported { report, json }
     }
 }
 
