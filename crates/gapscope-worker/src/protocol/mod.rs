@@ -313,13 +313,17 @@ impl Job {
 
     /// Whether the page runs the job in the worker with every reader
     /// (`worker_files`): a job on the user's files, one that needs
-    /// τ²-bench files (proxy labels), or one that writes the viewer's
-    /// page (the Markdown parser is linked into that worker only, not
-    /// into the first load's).
+    /// τ²-bench files (proxy labels), one that writes the viewer's page
+    /// (the Markdown parser), or the teaching view's recovery experiment
+    /// (the corpus generator): their code is linked into that worker only,
+    /// not into the first load's.
     #[must_use]
     pub fn in_files_worker(&self) -> bool {
         self.reads_user_files()
-            || matches!(self, Job::ProxyLabels { .. } | Job::Conversation { .. })
+            || matches!(
+                self,
+                Job::ProxyLabels { .. } | Job::Conversation { .. } | Job::Recovery { .. }
+            )
     }
 
     /// The part whose jobs module runs it.

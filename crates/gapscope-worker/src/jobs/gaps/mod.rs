@@ -51,6 +51,13 @@ pub fn run(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progress
                     .map(|t| t.map(|t| gapscope_view::conversation::page(&t, operations))),
             ))
         }
+        // The teaching view's experiment: the corpus generator stays out of
+        // the first load's worker.
+        Job::Recovery { seeds, alpha } => Answer::Recovery(Box::new(
+            gapscope_stats::Alpha::new(*alpha)
+                .map_err(|e| e.to_string())
+                .and_then(|a| teaching::recovery_curve(*seeds, a, progress)),
+        )),
         // τ²-bench files only: its reader and the labeller stay out of the
         // first load's worker.
         Job::ProxyLabels { source } => {
@@ -95,10 +102,12 @@ fn run_common(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progr
             )))
         }
         // The files worker's only ([`run`]).
-        Job::Conversation { .. } | Job::ProxyLabels { .. } => Answer::Failed(format!(
-            "internal error: job {} runs in the files worker",
-            job.kind()
-        )),
+        Job::Conversation { .. } | Job::ProxyLabels { .. } | Job::Recovery { .. } => {
+            Answer::Failed(format!(
+                "internal error: job {} runs in the files worker",
+                job.kind()
+            ))
+        }
         Job::Stability {
             source,
             options,
@@ -120,11 +129,6 @@ fn run_common(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progr
                 source, attached, options, runs, settings,
             )))
         }
-        Job::Recovery { seeds, alpha } => Answer::Recovery(Box::new(
-            gapscope_stats::Alpha::new(*alpha)
-                .map_err(|e| e.to_string())
-                .and_then(|a| teaching::recovery_curve(*seeds, a, progress)),
-        )),
         Job::Evidence { .. } | Job::EvidenceMessages { .. } | Job::Runtime { .. } => {
             not_this_part(job, Part::Gaps)
         }
