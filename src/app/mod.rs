@@ -4,8 +4,6 @@
 mod place;
 mod top_bar;
 
-pub(crate) use place::link_sentence;
-
 use gapscope_view::nav::{Area, ViewId};
 use leptos::prelude::*;
 

@@ -182,22 +182,6 @@ impl Workbench {
     }
 }
 
-/// The sentence the Trajectories view shows for a link not applied.
-pub(crate) fn link_sentence(link: &TrajectoryLink) -> String {
-    if link.files.is_empty() {
-        format!(
-            "This page's link points to trajectory `{}` but names no files; open the trajectory from the list.",
-            link.id
-        )
-    } else {
-        format!(
-            "This page's link points to trajectory `{}` of files not loaded here (SHA-256 {}…). Drop those files to open it.",
-            link.id,
-            link.files.replace('.', "…, ")
-        )
-    }
-}
-
 /// Keep the place and the settings in the URL, and follow Back and Forward.
 pub(crate) fn keep_in_url(wb: Workbench) {
     let shown = StoredValue::new(wb.place_untracked());

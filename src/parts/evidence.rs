@@ -69,9 +69,10 @@ impl Workbench {
             files,
             |_| {},
             move |_, answer| {
-                slot.answer.set(Some(answer.map(|e| {
-                    json.set_value(e.json);
-                    e.report
+                slot.answer.set(Some(answer.and_then(|e| {
+                    let report = e.report();
+                    json.set_value(e.into_json());
+                    report
                 })));
             },
         );

@@ -75,9 +75,10 @@ impl Workbench {
             files,
             |_| {},
             move |_, answer| {
-                slot.answer.set(Some(answer.map(|(e, log)| {
-                    json.set_value(e.json);
-                    (e.report, log)
+                slot.answer.set(Some(answer.and_then(|(e, log)| {
+                    let report = e.report();
+                    json.set_value(e.into_json());
+                    report.map(|r| (r, log))
                 })));
             },
         );

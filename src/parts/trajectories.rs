@@ -361,7 +361,7 @@ pub(crate) fn TrajectoriesView(wb: Workbench) -> impl IntoView {
             .traj
             .wanted
             .get()
-            .map(|l| crate::app::link_sentence(&l))
+            .map(|l| l.not_loaded_sentence())
             .or_else(|| wb.traj.link_note.get())?;
         Some(view! {
             <p class="link-note" role="status" data-testid="link-note">

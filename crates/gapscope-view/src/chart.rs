@@ -206,8 +206,6 @@ fn axes(
     }
 }
 
-pub use crate::scatter::{scatter, scatter_with_legend, Point};
-
 /// A horizontal bar of a bar chart, with an optional interval.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Bar {
@@ -836,6 +834,7 @@ pub(crate) fn well_formed(svg: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scatter::{scatter, Point};
 
     #[test]
     fn ticks_are_round_and_cover_the_range() {

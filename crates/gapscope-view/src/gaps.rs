@@ -6,8 +6,9 @@ use gapscope_data::ProfileTable;
 use gapscope_gaps::analysis::{Fit, Report};
 use gapscope_stats::heldout::reference::distinct_in_order;
 
-use crate::chart::{self, Bar, Point, Series, SlopeItem, FAMILY_COLOURS};
+use crate::chart::{self, Bar, Series, SlopeItem, FAMILY_COLOURS};
 use crate::format::fmt;
+use crate::scatter::{self, Point};
 use crate::table::{Cell, Table};
 
 /// The views, in menu order: (id used in the URL, menu label, one-line explanation).
@@ -128,7 +129,7 @@ pub fn association_scatter(t: &ProfileTable, r: &Report, j: usize, k: usize) -> 
         fmt(r.correlations.spearman[j][k], 3),
         r.correlations.n[j][k]
     );
-    chart::scatter_with_legend(&title, f, o, &points, false, &family_legend(&t.families))
+    scatter::scatter_with_legend(&title, f, o, &points, false, &family_legend(&t.families))
 }
 
 /// The Q² and MAE intervals of a fit, when it has intervals.
@@ -234,7 +235,7 @@ pub fn gap_scatter(r: &Report, op: &str, highlight: Option<usize>) -> String {
     };
     let colours = family_colours(&r.families);
     let points = observed_predicted_points(r, fit, &colours, highlight);
-    chart::scatter_with_legend(
+    scatter::scatter_with_legend(
         &format!(
             "{op}: observed against held-out prediction (Q² {})",
             fmt(fit.q2, 3)
@@ -308,7 +309,7 @@ pub fn overall(r: &Report) -> (Table, String, String) {
         ))
     );
     let colours = family_colours(&r.families);
-    let svg = chart::scatter_with_legend(
+    let svg = scatter::scatter_with_legend(
         "Macro operation score: observed against predicted",
         "predicted macro",
         "observed macro",
@@ -448,7 +449,7 @@ pub fn reward(r: &Report) -> Option<(Table, Table, Vec<String>)> {
     let panels = [("F", &o.f), ("O", &o.o), ("F+O", &o.fo)]
         .iter()
         .map(|(name, fit)| {
-            chart::scatter_with_legend(
+            scatter::scatter_with_legend(
                 &format!("Reward from {name}: Q² {}", fmt(fit.q2, 3)),
                 "predicted reward",
                 "observed reward",

@@ -221,6 +221,24 @@ pub struct TrajectoryLink {
     pub files: String,
 }
 
+impl TrajectoryLink {
+    /// What the page says when this link points to files not loaded.
+    pub fn not_loaded_sentence(&self) -> String {
+        if self.files.is_empty() {
+            format!(
+                "This page's link points to trajectory `{}` but names no files; open the trajectory from the list.",
+                self.id
+            )
+        } else {
+            format!(
+                "This page's link points to trajectory `{}` of files not loaded here (SHA-256 {}…). Drop those files to open it.",
+                self.id,
+                self.files.replace('.', "…, ")
+            )
+        }
+    }
+}
+
 /// The URL keys [`Place`] reads and writes.
 pub const PLACE_KEYS: [&str; 10] = [
     "area", "view", "ev", "rt", "corr", "slice", "ep", "rep", "traj", "files",

@@ -6,8 +6,9 @@
 use gapscope_gaps::overview::{Overview, TrajectorySummary};
 use gapscope_gaps::stability::StabilityReport;
 
-use crate::chart::{self, Point};
+use crate::chart;
 use crate::format::fmt;
+use crate::scatter::{self, Point};
 use crate::table::{Cell, Table};
 
 /// The trajectory and stability pages: (id, menu label, one-line explanation).
@@ -93,7 +94,7 @@ pub fn planted_vs_recovered(
                 .to_vec(),
             rows,
         },
-        chart::scatter(&title, "planted gap", "recovered gap", &points, true),
+        scatter::scatter(&title, "planted gap", "recovered gap", &points, true),
         rho,
     ))
 }
@@ -430,7 +431,7 @@ pub fn stability_scatter(s: &StabilityReport, name: &str) -> Option<String> {
             })
         })
         .collect();
-    Some(chart::scatter(
+    Some(scatter::scatter(
         &format!(
             "{name}: gap on half A vs half B (ρ = {})",
             st.rho.map_or("—".into(), |r| fmt(Some(r), 2))

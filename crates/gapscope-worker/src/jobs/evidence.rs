@@ -21,7 +21,7 @@ pub fn run(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progress
             progress(step("scoring every episode against its case"));
             Answer::Evidence(Box::new(
                 report(source.as_ref(), attached, *bootstrap, *seed)
-                    .map(crate::protocol::Exported::new),
+                    .map(|r| crate::protocol::Exported::new(&r)),
             ))
         }
         Job::EvidenceMessages { source, id } => {
@@ -140,12 +140,12 @@ mod tests {
             panic!()
         };
         let exported = (*r).unwrap();
+        let r = exported.report().unwrap();
         // The export's text is the report as the command line writes it.
         assert_eq!(
-            exported.json,
-            serde_json::to_string_pretty(&exported.report).unwrap() + "\n"
+            exported.json(),
+            serde_json::to_string_pretty(&r).unwrap() + "\n"
         );
-        let r = exported.report;
         assert_eq!(r.cases.len(), 42);
         assert_eq!(r.episodes.len(), 168);
         // The same report as the core on the same texts and settings.

@@ -29,7 +29,7 @@ pub fn run(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progress
                     attached,
                     progress,
                 )
-                .map(|(r, log)| (crate::protocol::Exported::new(r), log)),
+                .map(|(r, log)| (crate::protocol::Exported::new(&r), log)),
             ))
         }
         _ => not_this_part(job, Part::Runtime),
@@ -108,7 +108,7 @@ mod tests {
             panic!()
         };
         let (exported, log) = (*rt).unwrap();
-        let report = exported.report;
+        let report = exported.report().unwrap();
         assert_eq!(report.episodes_read, 2 * 2 * 4);
         assert_eq!(log.unwrap().lines().count(), 16);
     }

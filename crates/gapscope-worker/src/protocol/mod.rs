@@ -398,23 +398,47 @@ impl Answer {
 /// was simulated.
 pub type RuntimeAnswer = (Exported<RuntimeReport>, Option<String>);
 
-/// A part's report with its JSON text as the command line's `--json`
-/// writes it (indented): the page's export downloads the text, so the page
-/// links no serializer for the report (the first-load budget).
+/// A part's report as its JSON text, as the command line's `--json` writes
+/// it (indented): the page reads the report from it ([`Exported::report`])
+/// and its export downloads the text, so the page links no serializer for
+/// the report, and one deserializer (the first-load budget).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(transparent, bound = "")]
 pub struct Exported<T> {
-    pub report: T,
-    pub json: String,
+    json: String,
+    #[serde(skip)]
+    of: std::marker::PhantomData<fn() -> T>,
 }
 
 impl<T: Serialize> Exported<T> {
-    /// The report and its text.
-    pub fn new(report: T) -> Self {
-        let json = serde_json::to_string_pretty(&report).map_or_else(
+    /// The report's text.
+    pub fn new(report: &T) -> Self {
+        let json = serde_json::to_string_pretty(report).map_or_else(
             |e| format!("{{\"error\": \"the report could not be written: {e}\"}}"),
             |s| s + "\n",
         );
-        Exported { report, json }
+        Exported {
+            json,
+            of: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<T: serde::de::DeserializeOwned> Exported<T> {
+    /// The report, read back from its text.
+    pub fn report(&self) -> Result<T, String> {
+        serde_json::from_str(&self.json)
+            .map_err(|e| format!("internal error: the report's text: {e}"))
+    }
+
+    /// The text.
+    pub fn json(&self) -> &str {
+        &self.json
+    }
+
+    /// The text, given up.
+    pub fn into_json(self) -> String {
+        self.json
     }
 }
 

@@ -256,7 +256,7 @@ fn the_replies_of_real_jobs_are_their_answers_values() {
     )
     .unwrap()
     .unwrap();
-    assert_eq!(evidence.report.cases.len(), 42);
+    assert_eq!(evidence.report().unwrap().cases.len(), 42);
     let Answer::Evidence(untyped) = run_job(
         &Job::Evidence {
             source: None,
@@ -277,7 +277,7 @@ fn the_replies_of_real_jobs_are_their_answers_values() {
                     ("t.jsonl".into(), WORKED_TRAJECTORIES.into()),
                 ],
             }),
-            id: evidence.report.episodes[0].trajectory_id.clone(),
+            id: evidence.report().unwrap().episodes[0].trajectory_id.clone(),
         },
         vec![],
         none,
@@ -320,7 +320,7 @@ fn the_replies_of_real_jobs_are_their_answers_values() {
     )
     .unwrap()
     .unwrap();
-    assert_eq!(report.report.episodes_read, 16);
+    assert_eq!(report.report().unwrap().episodes_read, 16);
     assert_eq!(log.map(|l| l.lines().count()), Some(16));
 
     // A job's own error is its reply's error, typed as the job's reply.
