@@ -156,8 +156,8 @@ test('correlation heatmap shows Pearson, and Spearman on request', async () => {
   await scatter.waitFor();
   const j = report.dimensions.foundational.indexOf('CE');
   const k = report.dimensions.operations.indexOf('RC');
-  assert.match(await scatter.locator('svg title').textContent(), new RegExp(`RC against CE: r = ${shown(report.correlations.pearson[j][k], 3)}`));
-  assert.equal(await scatter.locator('circle').count(), report.models.length, 'one point per model');
+  assert.match(await scatter.locator('svg > title').textContent(), new RegExp(`RC against CE: r = ${shown(report.correlations.pearson[j][k], 3)}`));
+  assert.equal(await scatter.locator('g.pt circle').count(), report.models.length, 'one point per model');
   await wb.openView('gaps');
 });
 
@@ -318,7 +318,7 @@ test('clicking a gap cell opens the observed-vs-predicted scatter with that mode
   await wb.gapHeatmap.locator('td.cell[data-row="Dorado Pro"][data-col="ST"]').click();
   const scatter = page.getByTestId('gap-scatter');
   await scatter.waitFor();
-  assert.match(await scatter.locator('svg title').textContent(), /^ST: observed against held-out prediction/);
+  assert.match(await scatter.locator('svg > title').textContent(), /^ST: observed against held-out prediction/);
   assert.equal(await scatter.locator('circle[r="7"]').count(), 1, 'one highlighted point');
   assert.match(await scatter.locator('g.pt', { has: page.locator('circle[r="7"]') }).getAttribute('data-tip'), /^Dorado Pro/);
 });
@@ -332,7 +332,7 @@ test('keyboard: arrow keys move across heatmap cells and Enter opens the scatter
   assert.deepEqual(focused, ['1', '1']);
   assert.match(await wb.tooltip.innerText(), /observed/);
   await page.keyboard.press('Enter');
-  assert.match(await page.getByTestId('gap-scatter').locator('svg title').textContent(), /^ST:/);
+  assert.match(await page.getByTestId('gap-scatter').locator('svg > title').textContent(), /^ST:/);
 });
 
 test('changing alpha recomputes every view, lives in the URL and survives a reload', async () => {
@@ -390,7 +390,7 @@ test('rankings, overall gap, data and paper tables render from the report', asyn
   const overall = await wb.table('Overall capability');
   assert.equal(overall.rows[0][4], shown(report.macro.gap[0], 2));
   await wb.openView('rankings');
-  assert.match(await page.getByTestId('rankings-chart').locator('svg title').textContent(), new RegExp(`ρ = ${shown(report.rankings.spearman, 3)}`));
+  assert.match(await page.getByTestId('rankings-chart').locator('svg > title').textContent(), new RegExp(`ρ = ${shown(report.rankings.spearman, 3)}`));
   await wb.openView('data');
   assert.equal((await wb.table('Profiles')).rows.length, 15);
   await wb.openView('paper');

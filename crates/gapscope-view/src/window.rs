@@ -16,23 +16,38 @@ pub const DRAWN: usize = 80;
 /// The window moves in steps of this many rows.
 pub const STEP: usize = 24;
 
-/// The most rows a virtualised table's box shows (its CSS height, 36rem,
-/// holds ~22 rows of 26 px): the window holds at least `DRAWN − 2·STEP` =
-/// 32 rows from the first in view, more than this.
+/// The rows a virtualised table's box is taken to show until its height is
+/// known (its CSS height, 36rem, holds ~22 rows of 26 px): the window holds
+/// at least `DRAWN − 2·STEP` = 32 rows from the first in view, more than this.
 pub const VISIBLE: usize = 24;
+
+/// The number of rows drawn at once for a box `view_px` high of rows
+/// `row_px` high: [`DRAWN`], or more when the box shows more than
+/// `DRAWN − 2·STEP` rows (a tall box: the reader's list is the window's
+/// height), so that a step above and every row in view are always drawn.
+#[must_use]
+pub fn drawn_len(row_px: f64, view_px: f64) -> usize {
+    if !(row_px > 0.0 && view_px.is_finite() && view_px > 0.0) {
+        return DRAWN;
+    }
+    // Saturating float-to-int cast: a box of millions of pixels is capped.
+    let shown = (view_px / row_px).ceil() as usize;
+    DRAWN.max(shown.saturating_add(2 * STEP + 1))
+}
 
 /// The drawn rows of a table of `n` rows `row_px` high whose first row is
 /// `top` pixels above the top of its scrolling box (0 or less: not yet
-/// scrolled into).
+/// scrolled into), in a box `view_px` high (0 or NaN: not yet measured).
 #[must_use]
-pub fn drawn(top: f64, row_px: f64, n: usize) -> Range<usize> {
-    if n <= DRAWN || row_px.is_nan() || row_px <= 0.0 || !top.is_finite() {
-        return 0..n.min(DRAWN);
+pub fn drawn(top: f64, row_px: f64, view_px: f64, n: usize) -> Range<usize> {
+    let len = drawn_len(row_px, view_px);
+    if n <= len || row_px.is_nan() || row_px <= 0.0 || !top.is_finite() {
+        return 0..n.min(len);
     }
     // Saturating float-to-int cast: a top below zero is row 0.
     let at = (top.max(0.0) / row_px) as usize;
-    let first = ((at / STEP).saturating_sub(1) * STEP).min(n - DRAWN);
-    first..first + DRAWN
+    let first = ((at / STEP).saturating_sub(1) * STEP).min(n - len);
+    first..first + len
 }
 
 /// The heights in pixels of the empty rows above and below `rows` of `n`.
@@ -59,10 +74,11 @@ mod tests {
 
     #[test]
     fn short_tables_are_drawn_whole() {
-        assert_eq!(drawn(0.0, 24.0, 0), 0..0);
-        assert_eq!(drawn(5_000.0, 24.0, DRAWN), 0..DRAWN);
-        assert_eq!(drawn(f64::NAN, 24.0, 1_000), 0..DRAWN);
-        assert_eq!(drawn(100.0, 0.0, 1_000), 0..DRAWN);
+        assert_eq!(drawn(0.0, 24.0, 0.0, 0), 0..0);
+        assert_eq!(drawn(5_000.0, 24.0, 576.0, DRAWN), 0..DRAWN);
+        assert_eq!(drawn(f64::NAN, 24.0, 576.0, 1_000), 0..DRAWN);
+        assert_eq!(drawn(100.0, 0.0, 576.0, 1_000), 0..DRAWN);
+        assert_eq!(drawn(100.0, 24.0, f64::NAN, 1_000).len(), DRAWN);
     }
 
     #[test]
@@ -70,10 +86,11 @@ mod tests {
         let n = 1_000;
         let h = 24.0;
         let mut redraws = 0;
-        let mut last = drawn(0.0, h, n);
+        let view = VISIBLE as f64 * h;
+        let mut last = drawn(0.0, h, view, n);
         for px in 0..(n as u32 * 24) {
             let top = f64::from(px);
-            let w = drawn(top, h, n);
+            let w = drawn(top, h, view, n);
             assert_eq!(w.len(), DRAWN);
             let at = (top / h) as usize;
             // Every row in view (VISIBLE from `at`) is drawn.
@@ -92,8 +109,29 @@ mod tests {
         }
         // One redraw per step, until the window reaches the end.
         assert_eq!(redraws, (n - DRAWN).div_ceil(STEP));
-        assert_eq!(drawn(1e12, h, n), n - DRAWN..n);
-        assert_eq!(drawn(-50.0, h, n), 0..DRAWN);
+        assert_eq!(drawn(1e12, h, view, n), n - DRAWN..n);
+        assert_eq!(drawn(-50.0, h, view, n), 0..DRAWN);
+    }
+
+    #[test]
+    fn a_tall_box_draws_every_row_in_view() {
+        // The reader's list is as tall as the window: 1,400 px of 26 px rows
+        // shows 54 rows, more than `DRAWN − 2·STEP`.
+        let (n, h, view) = (900_usize, 26.0_f64, 1_400.0_f64);
+        let shown = (view / h).ceil() as usize;
+        assert!(shown > DRAWN - 2 * STEP);
+        for px in (0..(n as u32 * 26)).step_by(7) {
+            let top = f64::from(px);
+            let w = drawn(top, h, view, n);
+            let at = (top / h) as usize;
+            assert!(
+                w.start <= at && (at + shown).min(n) <= w.end,
+                "{top}: {w:?}"
+            );
+            assert!(w.len() > shown + STEP, "{w:?}");
+        }
+        // A short table in a tall box is drawn whole.
+        assert_eq!(drawn(300.0, h, view, 100), 0..100);
     }
 
     #[test]

@@ -24,7 +24,7 @@ pub(crate) struct Window {
 impl Window {
     pub(crate) fn new(n: usize) -> Self {
         Self {
-            rows: RwSignal::new(window::drawn(0.0, ROW_PX, n)),
+            rows: RwSignal::new(window::drawn(0.0, ROW_PX, f64::NAN, n)),
             row_px: StoredValue::new(ROW_PX),
             n,
             body: NodeRef::new(),
@@ -57,7 +57,8 @@ impl Window {
             self.row_px.set_value(h);
         }
         let top = scroller.get_bounding_client_rect().top() - body.get_bounding_client_rect().top();
-        let rows = window::drawn(top, self.row_px.get_value(), self.n);
+        let view = f64::from(scroller.client_height());
+        let rows = window::drawn(top, self.row_px.get_value(), view, self.n);
         if changed_px || rows != self.rows.get_untracked() {
             let refocus = focused_in(&body);
             self.rows.set(rows);
