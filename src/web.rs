@@ -42,49 +42,93 @@ fn download_blob(name: &str, blob: &web_sys::Blob) -> Result<(), JsValue> {
     Ok(())
 }
 
-/// Render an SVG string to a PNG at twice its size and offer it as a download.
-pub fn download_png(name: &str, svg: &str) -> Result<(), JsValue> {
+thread_local! {
+    /// The last SVG decoded ahead of a PNG export ([`prepare_png`]) and
+    /// its image.
+    static PREPARED: std::cell::RefCell<Option<(String, web_sys::HtmlImageElement)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// An image of `svg` (decoded by the browser, which takes a task).
+fn svg_image(svg: &str) -> Result<(web_sys::HtmlImageElement, String), JsValue> {
     let parts = js_sys::Array::of1(&JsValue::from_str(svg));
     let opts = web_sys::BlobPropertyBag::new();
     opts.set_type("image/svg+xml");
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
     let url = web_sys::Url::create_object_url_with_blob(&blob)?;
     let img = web_sys::HtmlImageElement::new()?;
+    img.set_src(&url);
+    Ok((img, url))
+}
+
+/// Decode `svg` ahead of a PNG export (when the pointer or the focus
+/// reaches the PNG button), so that the click draws and downloads it at
+/// once: a download started after the click's task is one the browser
+/// counts as automatic (Chrome asks before a third).
+pub fn prepare_png(svg: &str) {
+    let fresh = PREPARED.with_borrow(|p| p.as_ref().is_none_or(|(s, _)| s != svg));
+    if fresh {
+        if let Ok((img, url)) = svg_image(svg) {
+            // The image keeps its decoded picture; the blob URL can go.
+            let img2 = img.clone();
+            let onload = Closure::once_into_js(move || {
+                let _ = web_sys::Url::revoke_object_url(&url);
+                drop(img2);
+            });
+            img.set_onload(Some(onload.unchecked_ref()));
+            PREPARED.with_borrow_mut(|p| *p = Some((svg.to_string(), img)));
+        }
+    }
+}
+
+/// Draw a decoded `img` at twice its size and offer it as a PNG download.
+fn png_of(name: &str, img: &web_sys::HtmlImageElement) -> Result<(), JsValue> {
+    let doc = document().ok_or("no document")?;
+    let canvas: web_sys::HtmlCanvasElement = doc.create_element("canvas")?.dyn_into()?;
+    let (w, h) = (img.natural_width() * 2, img.natural_height() * 2);
+    canvas.set_width(w);
+    canvas.set_height(h);
+    let ctx: web_sys::CanvasRenderingContext2d = canvas
+        .get_context("2d")?
+        .ok_or("no 2d context")?
+        .dyn_into()?;
+    ctx.draw_image_with_html_image_element_and_dw_and_dh(
+        img,
+        0.0,
+        0.0,
+        f64::from(w),
+        f64::from(h),
+    )?;
+    let data = canvas.to_data_url_with_type("image/png")?;
+    let a: web_sys::HtmlAnchorElement = doc.create_element("a")?.dyn_into()?;
+    a.set_href(&data);
+    a.set_download(&gapscope_view::format::short_file_name(name));
+    a.click();
+    Ok(())
+}
+
+/// Render an SVG string to a PNG at twice its size and offer it as a
+/// download: at once when [`prepare_png`] has decoded it, else once the
+/// browser has.
+pub fn download_png(name: &str, svg: &str) -> Result<(), JsValue> {
+    let ready = PREPARED.with_borrow(|p| {
+        p.as_ref()
+            .filter(|(s, img)| s == svg && img.complete() && img.natural_width() > 0)
+            .map(|(_, img)| img.clone())
+    });
+    if let Some(img) = ready {
+        return png_of(name, &img);
+    }
+    let (img, url) = svg_image(svg)?;
     let name = name.to_string();
     let img2 = img.clone();
-    let url2 = url.clone();
-    let onload = Closure::once(move || {
-        let result = (|| -> Result<(), JsValue> {
-            let doc = document().ok_or("no document")?;
-            let canvas: web_sys::HtmlCanvasElement = doc.create_element("canvas")?.dyn_into()?;
-            let (w, h) = (img2.natural_width() * 2, img2.natural_height() * 2);
-            canvas.set_width(w);
-            canvas.set_height(h);
-            let ctx: web_sys::CanvasRenderingContext2d = canvas
-                .get_context("2d")?
-                .ok_or("no 2d context")?
-                .dyn_into()?;
-            ctx.draw_image_with_html_image_element_and_dw_and_dh(
-                &img2,
-                0.0,
-                0.0,
-                f64::from(w),
-                f64::from(h),
-            )?;
-            let data = canvas.to_data_url_with_type("image/png")?;
-            let a: web_sys::HtmlAnchorElement = doc.create_element("a")?.dyn_into()?;
-            a.set_href(&data);
-            a.set_download(&gapscope_view::format::short_file_name(&name));
-            a.click();
-            web_sys::Url::revoke_object_url(&url2)
-        })();
-        if let Err(e) = result {
+    let onload = Closure::once_into_js(move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+        if let Err(e) = png_of(&name, &img2) {
             web_sys::console::error_2(&"PNG export failed".into(), &e);
         }
     });
-    img.set_onload(Some(onload.as_ref().unchecked_ref()));
-    onload.forget();
-    img.set_src(&url);
+    img.set_onload(Some(onload.unchecked_ref()));
     Ok(())
 }
 

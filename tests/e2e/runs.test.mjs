@@ -95,6 +95,33 @@ test('a realization-gap view says what it needs, in one sentence, with no synthe
   assert.equal(await page.locator('.badge.synthetic').count(), 0, 'no synthetic label');
 });
 
+test('the Data view keeps the trajectory options: a model renamed there is renamed in Runs, as compare --rename does', async () => {
+  await wb.openView('data');
+  await page.getByTestId('needs-profile').waitFor();
+  const options = page.getByTestId('trajectory-options');
+  await options.waitFor();
+  assert.equal(await page.locator('table.data[data-title^="Runs"]').count(), 0, 'the Data view shows no Runs table');
+  const models = (await options.locator('.muted').innerText()).replace(/^Models now: |\.$/g, '').split(', ');
+  assert.ok(models.length >= 2, models.join(', '));
+  const old = models[0];
+  await page.getByTestId('renames').fill(`${old}=Renamed run`);
+  await page.getByTestId('renames').press('Tab');
+  await page.waitForFunction(() => /Renamed run/.test(document.querySelector('[data-testid=trajectory-options] .muted')?.textContent ?? ''), null, { timeout: 120_000 });
+  await wb.openView('compare');
+  await page.getByTestId('compare-summary').waitFor({ timeout: 120_000 });
+  const summary = await page.getByTestId('compare-summary').innerText();
+  const [, draws] = summary.match(/B = (\d+) bootstrap draws/);
+  const cli = JSON.parse(execFileSync(CLI, ['compare', ...FILES, '--json', '--bootstrap', draws, '--rename', `${old}=Renamed run`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const runs = await wb.table('Runs');
+  assert.deepEqual(runs.rows.map((r) => [r[0], r[4]]), cli.runs.map((r) => [r.name, pct(r.summary.mean)]));
+  assert.ok(runs.rows.some((r) => r[0] === 'Renamed run') && !runs.rows.some((r) => r[0] === old));
+  // Undo, for the tests below.
+  await wb.openView('data');
+  await page.getByTestId('renames').fill('');
+  await page.getByTestId('renames').press('Tab');
+  await page.waitForFunction((m) => (document.querySelector('[data-testid=trajectory-options] .muted')?.textContent ?? '').includes(m), old, { timeout: 120_000 });
+});
+
 test('a trajectory opened from the list is read in the viewport', async () => {
   await wb.openView('trajectories');
   // Runs of different domains share no task: no empty profile table, a reason.

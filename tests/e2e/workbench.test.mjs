@@ -253,10 +253,17 @@ test('the gap and correlation heatmaps export CSV, LaTeX, SVG and PNG with every
     const svg = await wb.download(() => wrap.getByTestId('export-svg').click());
     assert.match(svg.text, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     assert.equal((svg.text.match(/<rect /g) ?? []).length, 1 + cells.length, 'a square per cell');
-    // PNG: the same SVG through the canvas, as every figure's (checked on
-    // the predictability chart; a download started outside a click counts
-    // towards Chrome's limit of automatic downloads, so it is not repeated here).
-    assert.equal(await wrap.getByTestId('export-png').count(), 1);
+    // PNG: the same SVG through the canvas at twice its size, decoded when
+    // the pointer reaches the button so the click downloads it at once (a
+    // download started after the click counts towards Chrome's automatic
+    // downloads, blocked after two).
+    await wrap.getByTestId('export-png').hover();
+    await page.waitForTimeout(300);
+    const png = await wb.download(() => wrap.getByTestId('export-png').click());
+    assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG file');
+    assert.ok(png.name.endsWith(`-${id}.png`) && png.name.length <= 80, png.name);
+    const svgWidth = Number(svg.text.match(/^<svg[^>]* width="(\d+)"/)[1]);
+    assert.equal(png.bytes.readUInt32BE(16), 2 * svgWidth, 'the PNG is twice the SVG wide');
   }
 });
 

@@ -349,10 +349,14 @@ impl Workbench {
                     self.gaps.source.set_value(source);
                     self.gaps.shown_job.set_value(id);
                     self.gaps.error.set(None);
+                    // The Runs view opens when trajectories alone arrive,
+                    // not on a rerun of them (a rename in the Data view
+                    // keeps the Data view).
+                    let arrived = self.gaps.needs.get_untracked().is_none();
                     self.gaps
                         .needs
                         .set(Some(gapscope_view::gaps::needs_sentence(&e)));
-                    if !self.gaps.view.get_untracked().is_trajectory_page() {
+                    if arrived && !self.gaps.view.get_untracked().is_trajectory_page() {
                         self.gaps.view.set(View::Compare);
                     }
                 }
@@ -566,7 +570,10 @@ pub(crate) fn GapsArea(wb: Workbench) -> impl IntoView {
                         if !id.is_trajectory_page() {
                             if let Some(needs) = wb.gaps.needs.get() {
                                 return Some(
-                                    view! { <NeedsProfile wb=wb sentence=needs /> }.into_any(),
+                                    view! {
+                                        <NeedsProfile wb=wb sentence=needs data=id == View::Data />
+                                    }
+                                        .into_any(),
                                 );
                             }
                         }
@@ -612,12 +619,28 @@ fn TrajectorySummary(wb: Workbench) -> impl IntoView {
 
 /// A realization-gap view when the files on screen are trajectories the
 /// analysis cannot run on: what it needs, in one sentence.
+/// In the Data view, the trajectory options stay: models renamed or merged
+/// (a run's metadata is sometimes wrong) and the task subset apply to the
+/// runs and the trajectory list too.
 #[component]
-fn NeedsProfile(wb: Workbench, sentence: String) -> impl IntoView {
+fn NeedsProfile(wb: Workbench, sentence: String, data: bool) -> impl IntoView {
+    // The models of the trajectories on screen (after the renames in force).
+    let models = Memo::new(move |_| {
+        wb.traj.overview.with(|o| {
+            let mut m: Vec<String> = match o {
+                Some(Ok(o)) => o.trajectories.iter().map(|t| t.model.clone()).collect(),
+                _ => Vec::new(),
+            };
+            m.sort();
+            m.dedup();
+            m
+        })
+    });
     view! {
         <p class="explain" data-testid="needs-profile">
             {sentence}
         </p>
+        {data.then(|| view! { <components::TrajectoryOptionsView wb=wb models=models /> })}
         <p class="detail">
             <button class="link" on:click=move |_| wb.gaps.view.set(View::Compare)>
                 "Open Runs"

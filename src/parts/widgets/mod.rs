@@ -182,6 +182,8 @@ pub(crate) fn Figure(
     testid: &'static str,
 ) -> impl IntoView {
     let (s1, s2) = (svg.clone(), svg.clone());
+    // The SVG decoded ahead of a PNG export (web::prepare_png).
+    let ahead = StoredValue::new(svg.clone());
     let (n1, n2) = (name.clone(), name);
     let tip = move |ev: &leptos::ev::MouseEvent| -> Option<String> {
         closest_of(ev, "[data-tip]")?.get_attribute("data-tip")
@@ -221,6 +223,8 @@ pub(crate) fn Figure(
                 <button
                     class="link"
                     data-testid="export-png"
+                    on:pointerenter=move |_| ahead.with_value(|s| web::prepare_png(s))
+                    on:focus=move |_| ahead.with_value(|s| web::prepare_png(s))
                     on:click=move |_| {
                         let _ = web::download_png(&format!("{}-{n2}.png", wb.file_stem()), &s2);
                     }
@@ -305,14 +309,20 @@ pub(crate) fn HeatmapView(
     };
     // The exports: every row (a heatmap made window by window gets all its
     // cells now), written when asked for.
-    let export = move |ext: &str| {
-        let whole = heatmap.with_value(|h| {
+    let whole_of = move || {
+        heatmap.with_value(|h| {
             let mut h = h.clone();
             if let Some(f) = cells_of {
                 h.cells = f.run(0..nr);
             }
             h
-        });
+        })
+    };
+    let png_ahead = move || {
+        web::prepare_png(&whole_of().to_svg(&testid.replace('-', " "), corner));
+    };
+    let export = move |ext: &str| {
+        let whole = whole_of();
         let title = testid.replace('-', " ");
         let name = format!("{}-{testid}.{ext}", wb.file_stem());
         let _ = match ext {
@@ -472,6 +482,16 @@ pub(crate) fn HeatmapView(
                                     "export-{}",
                                     if ext == "tex" { "latex" } else { ext },
                                 )
+                                on:pointerenter=move |_| {
+                                    if ext == "png" {
+                                        png_ahead();
+                                    }
+                                }
+                                on:focus=move |_| {
+                                    if ext == "png" {
+                                        png_ahead();
+                                    }
+                                }
                                 on:click=move |_| export(ext)
                             >
                                 {label}
