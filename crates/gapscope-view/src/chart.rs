@@ -1059,7 +1059,7 @@ pub fn forest(title: &str, x_label: &str, rows: &[ForestRow]) -> String {
             esc(&r.tip),
             LEFT - 5.0,
             yc + 3.5,
-            esc(&r.label)
+            esc(&crate::labels::fit_label(&r.label, 11.0, LEFT - 10.0))
         );
         if let Some([lo, hi]) = r.normal {
             let _ = write!(

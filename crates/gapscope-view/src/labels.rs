@@ -16,6 +16,23 @@ pub fn label_width(text: &str, size: f64) -> f64 {
     text.chars().count() as f64 * size * 0.56
 }
 
+/// `text` as it fits in `width` pixels at font `size` ([`label_width`]):
+/// whole, or its start and end around an ellipsis (run names often differ
+/// only at their end: `…airline_1trial` against `…airline_3trial`).
+pub fn fit_label(text: &str, size: f64, width: f64) -> String {
+    let n = text.chars().count();
+    if label_width(text, size) <= width {
+        return text.to_string();
+    }
+    // Saturating float-to-int cast: a negative width keeps one character.
+    let keep = ((width / (size * 0.56)) as usize).clamp(2, n) - 1;
+    let head = keep.div_ceil(2);
+    let tail = keep - head;
+    let start: String = text.chars().take(head).collect();
+    let end: String = text.chars().skip(n - tail).collect();
+    format!("{start}…{end}")
+}
+
 /// Baselines for the labels (`None`: no label) such that no two boxes
 /// overlap, each as near its own baseline as it can be: labels are placed
 /// top to bottom, each moved down (or, past the frame's bottom `max`, up)
@@ -61,6 +78,17 @@ pub fn place_labels(boxes: &[Option<LabelBox>], min: f64, max: f64) -> Vec<Optio
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_label_keeps_its_ends_and_fits() {
+        assert_eq!(fit_label("short", 11.0, 100.0), "short");
+        let long = "adaptive-agent-opus-4-6__airline_1trial_BARE_LIST";
+        let cut = fit_label(long, 11.0, 120.0);
+        assert!(label_width(&cut, 11.0) <= 120.0, "{cut}");
+        assert!(cut.starts_with("adap") && cut.ends_with("LIST") && cut.contains('…'), "{cut}");
+        // Characters, not bytes: no panic inside a multi-byte character.
+        assert_eq!(fit_label("ααααααααα", 10.0, 30.0).chars().count(), 5);
+    }
 
     fn overlap(a: &LabelBox, b: &LabelBox) -> bool {
         a.x0 < b.x1 && b.x0 < a.x1 && (a.y - b.y).abs() < f64::midpoint(a.height, b.height)
