@@ -85,7 +85,10 @@ mod tests {
         let long = "adaptive-agent-opus-4-6__airline_1trial_BARE_LIST";
         let cut = fit_label(long, 11.0, 120.0);
         assert!(label_width(&cut, 11.0) <= 120.0, "{cut}");
-        assert!(cut.starts_with("adap") && cut.ends_with("LIST") && cut.contains('…'), "{cut}");
+        assert!(
+            cut.starts_with("adap") && cut.ends_with("LIST") && cut.contains('…'),
+            "{cut}"
+        );
         // Characters, not bytes: no panic inside a multi-byte character.
         assert_eq!(fit_label("ααααααααα", 10.0, 30.0).chars().count(), 5);
     }
