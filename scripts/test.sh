@@ -70,5 +70,9 @@ step "cross-check the paired statistics against numpy/scipy (bench/compare_paire
 cargo build --release --locked -p gapscope-stats --example paired_json
 target/bench-venv/bin/python bench/compare_paired.py target/release/examples/paired_json
 
+step "cross-check the correlation inference against scipy (bench/compare_corr.py)"
+cargo build --release --locked -p gapscope-stats --example corr_json
+target/bench-venv/bin/python bench/compare_corr.py target/release/examples/corr_json
+
 step "browser tests (Playwright + Debian Chromium)"
 node --test --test-concurrency=1 tests/e2e/

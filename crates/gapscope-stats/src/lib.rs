@@ -10,6 +10,8 @@
 //!   the reference).
 //! - [`bootstrap`]: group bootstrap with fixed predictions, paired
 //!   differences, percentiles.
+//! - [`inference`]: a correlation's Fisher-z interval and t-test p-value
+//!   (scipy's `pearsonr`/`spearmanr` p), Holm and BH over a matrix.
 //! - [`paired`]: comparing runs on the same tasks — one run's x̄, clustered
 //!   SE, pass^k/pass@k, Wilson, flip rate, ICC(1); two runs' Δ with paired
 //!   bootstrap, sign test and sign-flip permutation test (the clustered
@@ -17,6 +19,7 @@
 
 pub mod bootstrap;
 pub mod heldout;
+pub mod inference;
 pub mod paired;
 pub mod ridge;
 pub mod summary;
