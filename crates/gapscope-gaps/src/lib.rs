@@ -5,6 +5,7 @@
 //! - [`analysis`]: [`analyze`] → [`Report`] (held-out ridge, metrics,
 //!   bootstrap intervals, gaps, reward prediction).
 //! - [`checks`]: warnings about the table itself.
+//! - [`inference`]: how sure each number is (computed apart from the analysis).
 //! - [`assoc`]: association sensitivity.
 //! - [`stability`]: cross-task stability of the operation profile.
 //! - [`overview`]: the trajectory overview and stability of a set of inputs.
@@ -17,6 +18,7 @@
 pub mod analysis;
 pub mod assoc;
 pub mod checks;
+pub mod inference;
 pub mod manifest;
 pub mod overview;
 pub mod proxy_labels;
