@@ -490,11 +490,11 @@ fn rankings(table: &ProfileTable) -> Rankings {
 }
 
 /// Held-out predictions of one target from one feature set, for each penalty.
-struct TargetFits {
+pub(crate) struct TargetFits {
     /// `[alpha][model]`
-    predicted: Vec<Vec<Option<f64>>>,
-    baseline: Vec<Option<f64>>,
-    excluded: Vec<usize>,
+    pub(crate) predicted: Vec<Vec<Option<f64>>>,
+    pub(crate) baseline: Vec<Option<f64>>,
+    pub(crate) excluded: Vec<usize>,
 }
 
 /// The models that take part in a fit: target and every feature present.
@@ -524,7 +524,7 @@ fn masked_design(
 
 /// Fit several targets from one feature set over the same folds; targets with
 /// the same participating models share one design (and its factorizations).
-fn fit_targets(
+pub(crate) fn fit_targets(
     features: &[Vec<Option<f64>>],
     targets: &[Vec<Option<f64>>],
     groups: &[usize],
@@ -610,7 +610,7 @@ pub fn held_out_gaps(
 /// Nested selection: for each outer fold, choose alpha by inner hold-outs of the
 /// remaining groups (pooled squared error, ties to the larger alpha), refit on
 /// the outer training set, predict the fold.
-fn nested_selection(
+pub(crate) fn nested_selection(
     features: &[Vec<Option<f64>>],
     target: &[Option<f64>],
     groups: &[usize],
@@ -733,7 +733,7 @@ fn ci95(boot: &GroupBootstrap, groups: &[usize], fit: &Fit) -> Ci95 {
     )
 }
 
-fn concat_rows(a: &[Vec<Option<f64>>], b: &[Vec<Option<f64>>]) -> Vec<Vec<Option<f64>>> {
+pub(crate) fn concat_rows(a: &[Vec<Option<f64>>], b: &[Vec<Option<f64>>]) -> Vec<Vec<Option<f64>>> {
     a.iter()
         .zip(b)
         .map(|(x, y)| x.iter().chain(y).copied().collect())
@@ -772,6 +772,26 @@ pub fn analyze(table: &ProfileTable, settings: &Settings) -> Result<Report, Anal
     analyze_with_progress(table, settings, &mut |_| {})
 }
 
+/// What every analysis of `table` needs: valid settings, a foundational
+/// and an operation dimension, three models, a table within the limits.
+pub(crate) fn check_input(table: &ProfileTable, settings: &Settings) -> Result<(), AnalysisError> {
+    settings.validate()?;
+    let n = table.n_models();
+    if table.foundational.names.is_empty() {
+        return Err(AnalysisError::NoFoundational);
+    }
+    if table.operations.names.is_empty() {
+        return Err(AnalysisError::NoOperations);
+    }
+    if n < 3 {
+        return Err(AnalysisError::TooFewModels(n));
+    }
+    if let Some(e) = too_large(table) {
+        return Err(e);
+    }
+    Ok(())
+}
+
 /// [`analyze`], telling `progress` before each stage of [`STAGES`] (stages
 /// that do not apply, e.g. reward prediction without a reward, are skipped).
 #[allow(
@@ -783,22 +803,10 @@ pub fn analyze_with_progress(
     settings: &Settings,
     progress: &mut dyn FnMut(Stage),
 ) -> Result<Report, AnalysisError> {
-    settings.validate()?;
+    check_input(table, settings)?;
     let n = table.n_models();
     let p = table.foundational.names.len();
     let q = table.operations.names.len();
-    if p == 0 {
-        return Err(AnalysisError::NoFoundational);
-    }
-    if q == 0 {
-        return Err(AnalysisError::NoOperations);
-    }
-    if n < 3 {
-        return Err(AnalysisError::TooFewModels(n));
-    }
-    if let Some(e) = too_large(table) {
-        return Err(e);
-    }
     let mut warnings = Vec::new();
     let models = &table.models;
     let f_rows = &table.foundational.values;

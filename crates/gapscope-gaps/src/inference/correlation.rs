@@ -1,10 +1,4 @@
-//! How sure each number is (spec: realization-gaps.md, "How sure is each
-//! number"): computed apart from [`crate::analyze`], so that the page draws
-//! the analysis first and asks for these in a job of its own (and the
-//! first-load worker does not link them); the CLI's `report --json`
-//! carries them as `inference`.
-//!
-//! So far: the F × O correlation inference.
+//! Inference for the F × O correlations (spec: "Correlation inference").
 
 use serde::{Deserialize, Serialize};
 

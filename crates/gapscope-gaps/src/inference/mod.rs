@@ -1,0 +1,17 @@
+//! How sure each number is, and the paper's analyses beyond one α and one
+//! fit (spec: realization-gaps.md, "Beyond one α and one fit" and "How sure
+//! is each number"): computed apart from [`crate::analyze`], so that the
+//! page draws the analysis first and asks for these in a job of its own
+//! (the first-load worker does not link them); the CLI's `report --json`
+//! will carry them as `inference`.
+//!
+//! - [`correlation`]: the F × O cells' Fisher intervals and p-values, Holm
+//!   and BH adjusted.
+//! - [`penalty`]: nested selection for F, O, F+O and every operation from
+//!   F; every operation's Q² and MAE over the α grid.
+
+pub mod correlation;
+pub mod penalty;
+
+pub use correlation::{correlations, CorrelationInference, PValues, SIGNIFICANT};
+pub use penalty::{penalty, NestedAll, OperationCurves, Penalty};
