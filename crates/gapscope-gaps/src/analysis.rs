@@ -498,7 +498,7 @@ pub(crate) struct TargetFits {
 }
 
 /// The models that take part in a fit: target and every feature present.
-fn mask(features: &[Vec<Option<f64>>], target: &[Option<f64>]) -> Vec<bool> {
+pub(crate) fn mask(features: &[Vec<Option<f64>>], target: &[Option<f64>]) -> Vec<bool> {
     target
         .iter()
         .zip(features)

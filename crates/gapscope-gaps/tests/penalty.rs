@@ -212,3 +212,54 @@ fn a_table_analyze_rejects_is_rejected_here_too() {
         analyze(&t, &no_bootstrap()).unwrap_err().to_string()
     );
 }
+
+/// The held-out map H reproduces the report's held-out predictions of every
+/// operation (H·o = ŷ), and is linear: H·(a·o + b·u) = a·H·o + b·H·u
+/// against separate fits of the combined target.
+#[test]
+fn the_held_out_map_is_the_held_out_fit() {
+    use gapscope_gaps::inference::heldout_map::held_out_map;
+    let mut table = example();
+    // A missing cell: that operation's map has one model fewer.
+    table.operations.values[2][1] = None;
+    let settings = no_bootstrap();
+    let report = analyze(&table, &settings).unwrap();
+    let folds =
+        gapscope_stats::heldout::reference::Folds::for_models(&table.models, &table.families);
+    let groups = folds.group_index();
+    for (k, name) in table.operations.names.iter().enumerate() {
+        let col = table.operations.column(k);
+        let map = held_out_map(&table.foundational.values, &col, &groups, settings.alpha);
+        let missing = col.iter().filter(|v| v.is_none()).count();
+        assert_eq!(map.len(), table.n_models() - missing, "{name}");
+        let o: Vec<f64> = map.rows.iter().map(|&i| col[i].unwrap()).collect();
+        let yhat = map.apply(&o);
+        for (r, &i) in map.rows.iter().enumerate() {
+            close(
+                yhat[r],
+                report.operations[name].predicted[i].unwrap(),
+                &format!("{name} model {i}"),
+            );
+        }
+        // Against a direct fit of another target on the same models.
+        let u: Vec<Option<f64>> = col
+            .iter()
+            .enumerate()
+            .map(|(i, v)| v.map(|v| 3.0 * v - 0.5 * (i as f64).powi(2)))
+            .collect();
+        let direct = gapscope_gaps::analysis::held_out_gaps(
+            &table,
+            std::slice::from_ref(&u),
+            settings.alpha,
+        );
+        let uo: Vec<f64> = map.rows.iter().map(|&i| u[i].unwrap()).collect();
+        let uhat = map.apply(&uo);
+        for (r, &i) in map.rows.iter().enumerate() {
+            close(
+                uo[r] - uhat[r],
+                direct[0][i].unwrap(),
+                &format!("{name} gap of u, model {i}"),
+            );
+        }
+    }
+}

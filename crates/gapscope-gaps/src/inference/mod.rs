@@ -7,10 +7,12 @@
 //!
 //! - [`correlation`]: the F × O cells' Fisher intervals and p-values, Holm
 //!   and BH adjusted.
+//! - [`heldout_map`]: the held-out predictions as a linear map of the target.
 //! - [`penalty`]: nested selection for F, O, F+O and every operation from
 //!   F; every operation's Q² and MAE over the α grid.
 
 pub mod correlation;
+pub mod heldout_map;
 pub mod penalty;
 
 pub use correlation::{correlations, CorrelationInference, PValues, SIGNIFICANT};
