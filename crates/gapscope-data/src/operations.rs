@@ -54,11 +54,16 @@ pub fn label_mean(labels: &[Option<f64>]) -> Option<f64> {
     gapscope_stats::summary::mean(&v)
 }
 
-/// Compute the operation profile of every model (spec section 3.2).
-pub fn operation_profile(
-    trajectories: &[Trajectory],
-    options: &ProfileOptions,
-) -> OperationProfile {
+/// The trajectories an operation profile is computed from: the models in
+/// order, the tasks (labels), the trajectories on those tasks, the operations.
+struct Subset<'a> {
+    models: Vec<String>,
+    tasks: Vec<String>,
+    used: Vec<&'a Trajectory>,
+    operations: Vec<String>,
+}
+
+fn subset<'a>(trajectories: &'a [Trajectory], options: &ProfileOptions) -> Subset<'a> {
     let models: Vec<String> = gapscope_stats::heldout::reference::distinct_in_order(
         &trajectories
             .iter()
@@ -120,6 +125,88 @@ pub fn operation_profile(
         );
         ordered
     });
+    Subset {
+        models,
+        tasks,
+        used,
+        operations,
+    }
+}
+
+/// `s(t,k)` of every eligible trajectory of `mine` for operation `op`.
+fn samples_of(mine: &[&&Trajectory], op: &str) -> Vec<f64> {
+    mine.iter()
+        .filter_map(|t| t.labels.get(op).and_then(|l| label_mean(l)))
+        .collect()
+}
+
+/// Each trajectory's mean of all its applicable labels across `operations`
+/// (those with at least one): the pooled macro's per-trajectory values.
+fn pooled_of(mine: &[&&Trajectory], operations: &[String]) -> Vec<f64> {
+    mine.iter()
+        .filter_map(|t| {
+            let all: Vec<Option<f64>> = operations
+                .iter()
+                .filter_map(|op| t.labels.get(op))
+                .flatten()
+                .copied()
+                .collect();
+            label_mean(&all)
+        })
+        .collect()
+}
+
+/// The per-trajectory values behind an operation profile (its bootstrap
+/// resamples them): `s(t,k)` of each model's eligible trajectories per
+/// operation, and the pooled macro's per-trajectory values.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OperationSamples {
+    pub models: Vec<String>,
+    pub operations: Vec<String>,
+    /// `s[model][op]`: one value (0–1) per eligible trajectory.
+    pub s: Vec<Vec<Vec<f64>>>,
+    /// `pooled[model]`: one value (0–1) per trajectory with an applicable label.
+    pub pooled: Vec<Vec<f64>>,
+}
+
+/// The samples of [`operation_profile`] with the same `options`: its
+/// scores are 100 × the means of these.
+pub fn operation_samples(
+    trajectories: &[Trajectory],
+    options: &ProfileOptions,
+) -> OperationSamples {
+    let sub = subset(trajectories, options);
+    let mut s = Vec::with_capacity(sub.models.len());
+    let mut pooled = Vec::with_capacity(sub.models.len());
+    for m in &sub.models {
+        let mine: Vec<&&Trajectory> = sub.used.iter().filter(|t| &t.model == m).collect();
+        s.push(
+            sub.operations
+                .iter()
+                .map(|op| samples_of(&mine, op))
+                .collect(),
+        );
+        pooled.push(pooled_of(&mine, &sub.operations));
+    }
+    OperationSamples {
+        models: sub.models,
+        operations: sub.operations,
+        s,
+        pooled,
+    }
+}
+
+/// Compute the operation profile of every model (spec section 3.2).
+pub fn operation_profile(
+    trajectories: &[Trajectory],
+    options: &ProfileOptions,
+) -> OperationProfile {
+    let Subset {
+        models,
+        tasks,
+        used,
+        operations,
+    } = subset(trajectories, options);
     let mut scores = Vec::new();
     let mut eligible = Vec::new();
     let mut reward = Vec::new();
@@ -139,10 +226,7 @@ pub fn operation_profile(
         let mut row = Vec::new();
         let mut elig = Vec::new();
         for op in &operations {
-            let s: Vec<f64> = mine
-                .iter()
-                .filter_map(|t| t.labels.get(op).and_then(|l| label_mean(l)))
-                .collect();
+            let s = samples_of(&mine, op);
             elig.push(s.len());
             row.push(gapscope_stats::summary::mean(&s).map(|v| 100.0 * v));
         }
@@ -152,21 +236,8 @@ pub fn operation_profile(
             let v: Option<Vec<f64>> = row.iter().copied().collect();
             v.and_then(|v| gapscope_stats::summary::mean(&v))
         };
-        let pooled = {
-            let per_t: Vec<f64> = mine
-                .iter()
-                .filter_map(|t| {
-                    let all: Vec<Option<f64>> = operations
-                        .iter()
-                        .filter_map(|op| t.labels.get(op))
-                        .flatten()
-                        .copied()
-                        .collect();
-                    label_mean(&all)
-                })
-                .collect();
-            gapscope_stats::summary::mean(&per_t).map(|v| 100.0 * v)
-        };
+        let pooled =
+            gapscope_stats::summary::mean(&pooled_of(&mine, &operations)).map(|v| 100.0 * v);
         macro_score.push(match options.macro_definition {
             MacroDefinition::Mean => mean_macro,
             MacroDefinition::Pooled => pooled,
