@@ -7,11 +7,13 @@
 //!
 //! - [`correlation`]: the F × O cells' Fisher intervals and p-values, Holm
 //!   and BH adjusted.
+//! - [`gap_intervals`]: each model's gaps resampled from its own trajectories.
 //! - [`heldout_map`]: the held-out predictions as a linear map of the target.
 //! - [`penalty`]: nested selection for F, O, F+O and every operation from
 //!   F; every operation's Q² and MAE over the α grid.
 
 pub mod correlation;
+pub mod gap_intervals;
 pub mod heldout_map;
 pub mod penalty;
 

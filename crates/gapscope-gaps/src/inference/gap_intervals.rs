@@ -1,0 +1,256 @@
+//! Gap intervals per model (spec: "How sure is each number", first item):
+//! each model's operation scores are resampled from its own eligible
+//! trajectories (independently per model and operation), the macro is
+//! recomputed from the resampled scores (or, pooled, from the model's
+//! resampled trajectories), and the gaps are taken with the same held-out
+//! map, ŷ = H·o ([`super::heldout_map`]) — no refit per draw.
+//!
+//! A resample of n values with replacement is drawn as the counts of the
+//! few distinct values of s(t,k) (a multinomial, as a chain of binomials):
+//! the same distribution as drawing n indices, at the cost of one draw per
+//! distinct value. Scores a table gives (no trajectories) stay fixed and
+//! have no interval; the result names those models.
+
+use indexmap::IndexMap;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rand_distr::{Binomial, Distribution};
+use serde::{Deserialize, Serialize};
+
+use gapscope_data::operations::OperationSamples;
+use gapscope_data::profile::{MacroDefinition, ProfileTable};
+use gapscope_stats::bootstrap::select_percentile;
+use gapscope_stats::heldout::reference::Folds;
+
+use super::heldout_map::{held_out_map, HeldOutMap};
+use crate::analysis::{check_input, AnalysisError};
+use crate::settings::Settings;
+
+/// How the draws are made, as the report names them.
+pub const GAP_PRNG: &str = "ChaCha8Rng (rand_chacha 0.9), seed_from_u64(seed); per draw, per model in table order, per operation then the pooled macro: the counts of the distinct values of s(t,k) (sorted) by binomials (rand_distr 0.5 Binomial), the last value taking the rest";
+
+/// The 95% percentile interval of every gap whose score is resampled.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GapIntervals {
+    pub draws: usize,
+    pub seed: u64,
+    pub prng: String,
+    /// Per operation, per model (the table's order).
+    pub operations: IndexMap<String, Vec<Option<[f64; 2]>>>,
+    /// The overall (macro) gap, per model.
+    #[serde(rename = "macro")]
+    pub macro_gap: Vec<Option<[f64; 2]>>,
+    /// Models whose scores come from the table, not from trajectories: no interval.
+    pub without: Vec<String>,
+}
+
+/// A model's values of s(t,k) as distinct values and their counts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Resampler {
+    values: Vec<f64>,
+    counts: Vec<u64>,
+    n: u64,
+}
+
+impl Resampler {
+    /// `None` for no values.
+    pub fn new(samples: &[f64]) -> Option<Self> {
+        if samples.is_empty() {
+            return None;
+        }
+        let mut sorted = samples.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let mut values: Vec<f64> = Vec::new();
+        let mut counts: Vec<u64> = Vec::new();
+        for v in sorted {
+            if values.last() == Some(&v) {
+                if let Some(c) = counts.last_mut() {
+                    *c += 1;
+                }
+            } else {
+                values.push(v);
+                counts.push(1);
+            }
+        }
+        Some(Self {
+            values,
+            counts,
+            n: samples.len() as u64,
+        })
+    }
+
+    /// The mean of a resample of n values with replacement.
+    pub fn draw_mean(&self, rng: &mut ChaCha8Rng) -> f64 {
+        let mut left = self.n;
+        let mut weight_left = self.n;
+        let mut sum = 0.0;
+        let last = self.values.len() - 1;
+        for (j, (&v, &c)) in self.values.iter().zip(&self.counts).enumerate() {
+            if left == 0 {
+                break;
+            }
+            let k = if j == last {
+                left
+            } else {
+                let p = c as f64 / weight_left as f64;
+                // p in (0, 1]: Binomial::new cannot fail; a failure would
+                // take every remaining draw, as at p = 1.
+                Binomial::new(left, p).map_or(left, |b| b.sample(rng))
+            };
+            sum += k as f64 * v;
+            left -= k;
+            weight_left -= c;
+        }
+        sum / self.n as f64
+    }
+}
+
+/// The gap intervals of `table`'s models whose scores `samples` gives
+/// (matched by model name; operations by name), under `settings` (α, B,
+/// seed, macro definition).
+///
+/// # Errors
+/// The table or settings [`crate::analyze`] rejects.
+#[allow(
+    clippy::too_many_lines,
+    reason = "one draw loop over scores, macro and gaps; split it would pass a dozen buffers"
+)]
+pub fn gap_intervals(
+    table: &ProfileTable,
+    settings: &Settings,
+    samples: &OperationSamples,
+) -> Result<GapIntervals, AnalysisError> {
+    check_input(table, settings)?;
+    let n = table.n_models();
+    let q = table.operations.names.len();
+    let folds = Folds::for_models(&table.models, &table.families);
+    let groups = folds.group_index();
+    let f_rows = &table.foundational.values;
+    let o_cols: Vec<Vec<Option<f64>>> = (0..q).map(|k| table.operations.column(k)).collect();
+    // Resamplers per model and operation; the pooled macro's per model.
+    let row_of: Vec<Option<usize>> = table
+        .models
+        .iter()
+        .map(|m| samples.models.iter().position(|s| s == m))
+        .collect();
+    let op_of: Vec<Option<usize>> = table
+        .operations
+        .names
+        .iter()
+        .map(|o| samples.operations.iter().position(|s| s == o))
+        .collect();
+    let res: Vec<Vec<Option<Resampler>>> = (0..n)
+        .map(|i| {
+            (0..q)
+                .map(|k| {
+                    let (r, c) = (row_of[i]?, op_of[k]?);
+                    o_cols[k][i]?;
+                    Resampler::new(&samples.s[r][c])
+                })
+                .collect()
+        })
+        .collect();
+    let pooled: Vec<Option<Resampler>> = (0..n)
+        .map(|i| Resampler::new(&samples.pooled[row_of[i]?]))
+        .collect();
+    let without: Vec<String> = (0..n)
+        .filter(|&i| res[i].iter().all(Option::is_none))
+        .map(|i| table.models[i].clone())
+        .collect();
+    let macro_observed: Vec<Option<f64>> = match settings.macro_definition {
+        MacroDefinition::Mean => (0..n)
+            .map(|i| {
+                let v: Option<Vec<f64>> = (0..q).map(|k| o_cols[k][i]).collect();
+                v.map(|v| v.iter().sum::<f64>() / q as f64)
+            })
+            .collect(),
+        MacroDefinition::Pooled => table
+            .pooled_macro
+            .clone()
+            .ok_or(AnalysisError::NoPooledMacro)?,
+    };
+    let maps: Vec<HeldOutMap> = o_cols
+        .iter()
+        .map(|c| held_out_map(f_rows, c, &groups, settings.alpha))
+        .collect();
+    let macro_map = held_out_map(f_rows, &macro_observed, &groups, settings.alpha);
+    let resampled_macro: Vec<bool> = (0..n)
+        .map(|i| match settings.macro_definition {
+            MacroDefinition::Mean => {
+                macro_observed[i].is_some() && res[i].iter().all(Option::is_some)
+            }
+            MacroDefinition::Pooled => macro_observed[i].is_some() && pooled[i].is_some(),
+        })
+        .collect();
+
+    let b = settings.bootstrap;
+    // gap draws: [op][row of its map][draw]; the macro's likewise.
+    let mut gap_draws: Vec<Vec<Vec<f64>>> = maps
+        .iter()
+        .map(|m| vec![Vec::with_capacity(b); m.len()])
+        .collect();
+    let mut macro_draws: Vec<Vec<f64>> = vec![Vec::with_capacity(b); macro_map.len()];
+    let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
+    let mut o_star = vec![vec![0.0; n]; q];
+    let mut m_star = vec![0.0; n];
+    for _ in 0..b {
+        for i in 0..n {
+            for k in 0..q {
+                o_star[k][i] = match &res[i][k] {
+                    Some(r) => 100.0 * r.draw_mean(&mut rng),
+                    None => o_cols[k][i].unwrap_or(f64::NAN),
+                };
+            }
+            m_star[i] = match settings.macro_definition {
+                MacroDefinition::Mean => (0..q).map(|k| o_star[k][i]).sum::<f64>() / q as f64,
+                MacroDefinition::Pooled => match &pooled[i] {
+                    Some(r) => 100.0 * r.draw_mean(&mut rng),
+                    None => macro_observed[i].unwrap_or(f64::NAN),
+                },
+            };
+        }
+        for (k, map) in maps.iter().enumerate() {
+            let v: Vec<f64> = map.rows.iter().map(|&i| o_star[k][i]).collect();
+            for (r, p) in map.apply(&v).into_iter().enumerate() {
+                gap_draws[k][r].push(v[r] - p);
+            }
+        }
+        let v: Vec<f64> = macro_map.rows.iter().map(|&i| m_star[i]).collect();
+        for (r, p) in macro_map.apply(&v).into_iter().enumerate() {
+            macro_draws[r].push(v[r] - p);
+        }
+    }
+    let interval = |draws: &mut Vec<f64>| -> Option<[f64; 2]> {
+        if draws.iter().any(|d| !d.is_finite()) {
+            return None;
+        }
+        Some([
+            select_percentile(draws, 2.5)?,
+            select_percentile(draws, 97.5)?,
+        ])
+    };
+    let mut operations = IndexMap::new();
+    for (k, name) in table.operations.names.iter().enumerate() {
+        let mut per_model = vec![None; n];
+        for (r, &i) in maps[k].rows.iter().enumerate() {
+            if res[i][k].is_some() {
+                per_model[i] = interval(&mut gap_draws[k][r]);
+            }
+        }
+        operations.insert(name.clone(), per_model);
+    }
+    let mut macro_gap = vec![None; n];
+    for (r, &i) in macro_map.rows.iter().enumerate() {
+        if resampled_macro[i] {
+            macro_gap[i] = interval(&mut macro_draws[r]);
+        }
+    }
+    Ok(GapIntervals {
+        draws: b,
+        seed: settings.seed,
+        prng: GAP_PRNG.into(),
+        operations,
+        macro_gap,
+        without,
+    })
+}
