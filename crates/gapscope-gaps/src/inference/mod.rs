@@ -9,6 +9,7 @@
 //!   and BH adjusted.
 //! - [`gap_intervals`]: each model's gaps resampled from its own trajectories.
 //! - [`heldout_map`]: the held-out predictions as a linear map of the target.
+//! - [`permutation`]: permutation p-values of held-out Q².
 //! - [`penalty`]: nested selection for F, O, F+O and every operation from
 //!   F; every operation's Q² and MAE over the α grid.
 
@@ -16,6 +17,7 @@ pub mod correlation;
 pub mod gap_intervals;
 pub mod heldout_map;
 pub mod penalty;
+pub mod permutation;
 
 pub use correlation::{correlations, CorrelationInference, PValues, SIGNIFICANT};
 pub use penalty::{penalty, NestedAll, OperationCurves, Penalty};

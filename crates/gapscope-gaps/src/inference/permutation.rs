@@ -1,0 +1,126 @@
+//! Permutation tests of held-out skill (spec: "Permutation test of held-out
+//! skill"): the target's defined values are permuted among the models of
+//! the fit's mask (missing cells stay where they are) and the
+//! family-held-out Q² recomputed — through the held-out map ŷ = H·o and
+//! the per-fold training means, so no permutation refits.
+//!
+//! p = (1 + #{Q²_perm ≥ Q²_obs − 1e-12}) / (1 + P′), P′ the permutations
+//! whose Q² is defined (the others are skipped and counted). Each target's
+//! permutations start from a PRNG seeded with the analysis seed (so a
+//! target's p does not depend on which other targets were tested).
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use gapscope_stats::Alpha;
+
+use super::heldout_map::{held_out_map, HeldOutMap};
+
+/// A permuted Q² at least the observed one less this counts as "at least
+/// as large".
+pub const PERMUTATION_TIE: f64 = 1e-12;
+
+/// How the permutations are drawn, as the report names them.
+pub const PERMUTATION_PRNG: &str = "ChaCha8Rng (rand_chacha 0.9), seed_from_u64(seed) per target; Fisher–Yates from the last position, random_range(0..=i) on u32";
+
+/// A permutation test of one target's held-out Q².
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PermutationTest {
+    /// The observed held-out Q².
+    pub q2: Option<f64>,
+    /// `None` when the observed Q² is undefined or no permutation was run.
+    pub p: Option<f64>,
+    pub permutations: usize,
+    /// Permutations whose Q² was undefined (not counted in p).
+    pub skipped: usize,
+}
+
+/// Shuffle `v` in place: Fisher–Yates from the last position, drawing
+/// `random_range(0..=i)` on `u32` (the stability split's rule).
+pub fn shuffle<T>(v: &mut [T], rng: &mut ChaCha8Rng) {
+    for i in (1..v.len()).rev() {
+        let j = rng.random_range(0..=u32::try_from(i).unwrap_or(u32::MAX)) as usize;
+        v.swap(i, j);
+    }
+}
+
+/// The held-out Q² of target values `o` (in the map's row order) against
+/// the fold-specific training mean; `None` when the baseline makes no error
+/// or no row has a prediction.
+pub fn held_out_q2(map: &HeldOutMap, groups_of_rows: &[usize], o: &[f64]) -> Option<f64> {
+    let n_groups = groups_of_rows.iter().max().map_or(0, |g| g + 1);
+    let mut sum = vec![0.0; n_groups];
+    let mut count = vec![0usize; n_groups];
+    for (&g, &v) in groups_of_rows.iter().zip(o) {
+        sum[g] += v;
+        count[g] += 1;
+    }
+    let total: f64 = sum.iter().sum();
+    let m = o.len();
+    let yhat = map.apply(o);
+    let (mut sse, mut ssb, mut used) = (0.0, 0.0, 0usize);
+    for r in 0..m {
+        let g = groups_of_rows[r];
+        let train = m - count[g];
+        if train == 0 || !yhat[r].is_finite() {
+            continue;
+        }
+        let base = (total - sum[g]) / train as f64;
+        sse += (o[r] - yhat[r]).powi(2);
+        ssb += (o[r] - base).powi(2);
+        used += 1;
+    }
+    (used > 0 && ssb > 0.0).then(|| 1.0 - sse / ssb)
+}
+
+/// The permutation test of `target` from `features` over `groups`.
+pub fn q2_permutation_test(
+    features: &[Vec<Option<f64>>],
+    target: &[Option<f64>],
+    groups: &[usize],
+    alpha: Alpha,
+    permutations: usize,
+    seed: u64,
+) -> PermutationTest {
+    let map = held_out_map(features, target, groups, alpha);
+    let g: Vec<usize> = map.rows.iter().map(|&i| groups[i]).collect();
+    // Groups renumbered 0.. within the map (for the per-group sums).
+    let mut ids: Vec<usize> = Vec::new();
+    let g: Vec<usize> = g
+        .iter()
+        .map(|x| {
+            ids.iter().position(|y| y == x).unwrap_or_else(|| {
+                ids.push(*x);
+                ids.len() - 1
+            })
+        })
+        .collect();
+    let mut o: Vec<f64> = map.rows.iter().filter_map(|&i| target[i]).collect();
+    let observed = held_out_q2(&map, &g, &o);
+    let Some(q2) = observed else {
+        return PermutationTest {
+            q2: None,
+            p: None,
+            permutations,
+            skipped: 0,
+        };
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (mut at_least, mut skipped) = (0usize, 0usize);
+    for _ in 0..permutations {
+        shuffle(&mut o, &mut rng);
+        match held_out_q2(&map, &g, &o) {
+            Some(v) if v >= q2 - PERMUTATION_TIE => at_least += 1,
+            Some(_) => {}
+            None => skipped += 1,
+        }
+    }
+    let used = permutations - skipped;
+    PermutationTest {
+        q2: Some(q2),
+        p: (used > 0).then(|| (1 + at_least) as f64 / (1 + used) as f64),
+        permutations,
+        skipped,
+    }
+}
