@@ -7,6 +7,7 @@
 //!
 //! - [`correlation`]: the F × O cells' Fisher intervals and p-values, Holm
 //!   and BH adjusted.
+//! - [`families`]: mean gaps per family and operation.
 //! - [`gap_intervals`]: each model's gaps resampled from its own trajectories.
 //! - [`heldout_map`]: the held-out predictions as a linear map of the target.
 //! - [`permutation`]: permutation p-values of held-out Q².
@@ -14,6 +15,7 @@
 //!   F; every operation's Q² and MAE over the α grid.
 
 pub mod correlation;
+pub mod families;
 pub mod gap_intervals;
 pub mod heldout_map;
 pub mod penalty;
