@@ -88,7 +88,7 @@ mod tests {
         let g = &r.operations["PL"].gap;
         let pl = &m.operations["PL"];
         assert_eq!(pl[0].n, 2);
-        assert!((pl[0].mean.unwrap() - (g[0].unwrap() + g[1].unwrap()) / 2.0).abs() < 1e-12);
+        assert!((pl[0].mean.unwrap() - f64::midpoint(g[0].unwrap(), g[1].unwrap())).abs() < 1e-12);
         // b2 has no PL score: B's mean is b1's gap alone.
         assert_eq!(pl[1].n, 1);
         assert_eq!(pl[1].mean, g[2]);
