@@ -5,6 +5,8 @@
 //! (the first-load worker does not link them); the CLI's `report --json`
 //! will carry them as `inference`.
 //!
+//! - [`coefficients`]: every fit's standardized coefficients, with their
+//!   range over the fold fits.
 //! - [`correlation`]: the F × O cells' Fisher intervals and p-values, Holm
 //!   and BH adjusted.
 //! - [`families`]: mean gaps per family and operation.
@@ -14,6 +16,7 @@
 //! - [`penalty`]: nested selection for F, O, F+O and every operation from
 //!   F; every operation's Q² and MAE over the α grid.
 
+pub mod coefficients;
 pub mod correlation;
 pub mod families;
 pub mod gap_intervals;
