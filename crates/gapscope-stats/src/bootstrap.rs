@@ -187,6 +187,51 @@ impl GroupBootstrap {
     }
 }
 
+impl GroupBootstrap {
+    /// The interval of Spearman's ρ between `observed` and `predicted` over
+    /// the draws (spec: "Beyond one α and one fit"): each draw pools the
+    /// complete (observed, predicted) pairs of its drawn groups' models, a
+    /// group drawn twice entering twice; a draw with fewer than 3 distinct
+    /// models or a constant side is skipped and counted.
+    pub fn spearman_interval(
+        &self,
+        groups: &[usize],
+        observed: &[Option<f64>],
+        predicted: &[Option<f64>],
+    ) -> Interval {
+        let mut members: Vec<Vec<(f64, f64)>> = vec![Vec::new(); self.n_groups];
+        for i in 0..observed.len() {
+            if let (Some(y), Some(p)) = (observed[i], predicted[i]) {
+                members[groups[i]].push((y, p));
+            }
+        }
+        let mut seen = vec![usize::MAX; self.n_groups];
+        let (mut ys, mut ps) = (Vec::new(), Vec::new());
+        let rho = (0..self.draws).map(|d| {
+            ys.clear();
+            ps.clear();
+            let mut distinct = 0;
+            for &g in &self.picks[d * self.n_groups..(d + 1) * self.n_groups] {
+                let g = g as usize;
+                if seen[g] != d {
+                    seen[g] = d;
+                    distinct += members[g].len();
+                }
+                for &(y, p) in &members[g] {
+                    ys.push(y);
+                    ps.push(p);
+                }
+            }
+            if distinct < 3 {
+                return None;
+            }
+            crate::summary::spearman(&ys, &ps)
+        });
+        let kept: Vec<Option<f64>> = rho.collect();
+        collect_interval(kept.into_iter(), self.draws)
+    }
+}
+
 /// Intervals of the three metrics.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Intervals {
@@ -237,6 +282,51 @@ pub fn percentile(sorted: &[f64], q: f64) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// ρ's interval redone naively: the documented PRNG draws the same
+    /// group indices; each draw's rows are listed explicitly (a repeated
+    /// group's models twice) and ρ computed by scipy's definition.
+    #[test]
+    fn spearman_interval_equals_a_naive_resampling() {
+        let groups = [0, 0, 1, 1, 2, 3, 3, 4, 5, 5];
+        let observed: Vec<Option<f64>> = [3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0, 5.0, 3.0]
+            .map(Some)
+            .to_vec();
+        let mut predicted: Vec<Option<f64>> = [2.5, 1.5, 3.0, 2.0, 4.0, 7.0, 2.0, 5.0, 6.0, 2.0]
+            .map(Some)
+            .to_vec();
+        predicted[3] = None; // an incomplete pair takes no part
+        let (draws, seed, g) = (500, 11, 6u32);
+        let b = GroupBootstrap::new(6, draws, seed);
+        let got = b.spearman_interval(&groups, &observed, &predicted);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut rhos = Vec::new();
+        let mut skipped = 0;
+        for _ in 0..draws {
+            let picks: Vec<usize> = (0..6).map(|_| rng.random_range(0..g) as usize).collect();
+            let (mut ys, mut ps) = (Vec::new(), Vec::new());
+            let mut models = std::collections::BTreeSet::new();
+            for &k in &picks {
+                for i in (0..10).filter(|&i| groups[i] == k && predicted[i].is_some()) {
+                    ys.push(observed[i].unwrap());
+                    ps.push(predicted[i].unwrap());
+                    models.insert(i);
+                }
+            }
+            match (models.len() >= 3)
+                .then(|| crate::summary::spearman(&ys, &ps))
+                .flatten()
+            {
+                Some(r) => rhos.push(r),
+                None => skipped += 1,
+            }
+        }
+        rhos.sort_by(f64::total_cmp);
+        assert_eq!(got.skipped, skipped);
+        assert_eq!(got.lo, percentile(&rhos, 2.5));
+        assert_eq!(got.hi, percentile(&rhos, 97.5));
+        assert!(got.lo.unwrap() < got.hi.unwrap());
+    }
 
     #[test]
     fn percentile_like_numpy() {

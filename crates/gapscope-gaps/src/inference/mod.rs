@@ -13,6 +13,7 @@
 //! - [`gap_intervals`]: each model's gaps resampled from its own trajectories.
 //! - [`heldout_map`]: the held-out predictions as a linear map of the target.
 //! - [`permutation`]: permutation p-values of held-out Q².
+//! - [`rho`]: Spearman ρ intervals on the report's bootstrap draws.
 //! - [`penalty`]: nested selection for F, O, F+O and every operation from
 //!   F; every operation's Q² and MAE over the α grid.
 
@@ -23,6 +24,7 @@ pub mod gap_intervals;
 pub mod heldout_map;
 pub mod penalty;
 pub mod permutation;
+pub mod rho;
 
 pub use correlation::{correlations, CorrelationInference, PValues, SIGNIFICANT};
 pub use penalty::{penalty, NestedAll, OperationCurves, Penalty};
