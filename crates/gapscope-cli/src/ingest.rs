@@ -13,6 +13,7 @@ use gapscope_data::ingest::{
     self, profiles_of_inputs, FileContent, FileRead, InputFile, Inputs, Messages, ReadError,
     TrajectoryOptions,
 };
+use gapscope_data::operations::{operation_samples, OperationSamples};
 use gapscope_data::{ProfileTable, RoleOverrides};
 use gapscope_gaps::manifest::Input;
 
@@ -183,6 +184,17 @@ pub fn read_profiles(
     options: &TrajectoryOptions,
     outcomes: &[PathBuf],
 ) -> Result<(ProfileTable, Vec<Input>), String> {
+    read_profiles_and_samples(paths, overrides, options, outcomes).map(|(t, d, _)| (t, d))
+}
+
+/// [`read_profiles`], with the values behind the operation scores when
+/// trajectories are among the inputs (the gap intervals resample them).
+pub fn read_profiles_and_samples(
+    paths: &[PathBuf],
+    overrides: &RoleOverrides,
+    options: &TrajectoryOptions,
+    outcomes: &[PathBuf],
+) -> Result<(ProfileTable, Vec<Input>, Option<OperationSamples>), String> {
     let all: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
     let mut inputs = ingest(&all, options, true, |k, read| {
         if outcomes.iter().any(|o| o == all[k]) && !matches!(read.content, FileContent::Outcomes(_))
@@ -206,10 +218,12 @@ pub fn read_profiles(
             ..d
         })
         .collect();
+    let samples = (!inputs.trajectory_files.is_empty())
+        .then(|| operation_samples(&inputs.corpus.trajectories, &options.profile_options()));
     let (table, join) =
         profiles_of_inputs(inputs, overrides, options).map_err(|e| e.to_string())?;
     for s in join.sentences() {
         eprintln!("note: {}", term_safe(&s));
     }
-    Ok((table, digests))
+    Ok((table, digests, samples))
 }

@@ -111,3 +111,31 @@ fn a_strong_signal_is_significant_and_noise_is_not() {
     );
     assert_eq!(none.p, None);
 }
+
+#[test]
+fn every_fit_is_tested_and_its_observed_q2_is_the_reports() {
+    use gapscope_gaps::inference::permutation::permutation_tests;
+    let table = synth::generate(&Default::default()).table;
+    let settings = Settings {
+        bootstrap: 0,
+        nested: false,
+        ..Settings::default()
+    };
+    let r = analyze(&table, &settings).unwrap();
+    let all = permutation_tests(&table, &settings, 99).unwrap();
+    for (name, fit) in &r.operations {
+        assert!(
+            (all.operations[name].q2.unwrap() - fit.q2.unwrap()).abs() < 1e-9,
+            "{name}"
+        );
+        assert!(all.operations[name].p.is_some());
+    }
+    assert!((all.macro_fit.q2.unwrap() - r.macro_fit.fit.q2.unwrap()).abs() < 1e-9);
+    let o = r.outcome.unwrap();
+    for (k, fit) in [("F", &o.f), ("O", &o.o), ("F+O", &o.fo)] {
+        assert!(
+            (all.reward[k].q2.unwrap() - fit.q2.unwrap()).abs() < 1e-9,
+            "reward from {k}"
+        );
+    }
+}

@@ -105,6 +105,15 @@ pub struct ReportArgs {
     /// Print the JSON report (docs/report.md) instead of text.
     #[arg(long)]
     json: bool,
+    /// With --json: add `inference` (docs/report.md): correlation p-values
+    /// and intervals, ρ intervals, nested selection of every predictor,
+    /// operation penalty curves, coefficients, family means, permutation
+    /// p-values, and — with trajectories — per-model gap intervals.
+    #[arg(long, requires = "json")]
+    inference: bool,
+    /// Permutations per held-out Q² test of --inference (0: none).
+    #[arg(long, default_value_t = gapscope_gaps::inference::DEFAULT_PERMUTATIONS, value_name = "P")]
+    permutations: usize,
     /// Also write a reproducibility manifest (input SHA-256, settings, version) here.
     #[arg(long)]
     manifest: Option<PathBuf>,
@@ -174,7 +183,8 @@ pub fn run(args: &ReportArgs) -> Result<String, String> {
     paths.extend(args.trajectories.iter().cloned());
     paths.extend(args.outcomes.iter().cloned());
     paths.extend(args.labels.iter().cloned());
-    let (table, files) = ingest::read_profiles(&paths, &overrides, &options, &args.outcomes)?;
+    let (table, files, samples) =
+        ingest::read_profiles_and_samples(&paths, &overrides, &options, &args.outcomes)?;
     let shown = args
         .profiles
         .iter()
@@ -202,13 +212,36 @@ pub fn run(args: &ReportArgs) -> Result<String, String> {
         write_manifest(path, args, files, &report, overrides, options)?;
     }
     if args.json {
-        let mut s = serde_json::to_string_pretty(&report)
-            .map_err(|e| format!("writing the report: {e}"))?;
+        let mut s = if args.inference {
+            let inference = gapscope_gaps::inference::infer(
+                &table,
+                &settings,
+                &report,
+                samples.as_ref(),
+                args.permutations,
+            )
+            .map_err(|e| format!("{shown}: {e}"))?;
+            serde_json::to_string_pretty(&WithInference {
+                report: &report,
+                inference,
+            })
+        } else {
+            serde_json::to_string_pretty(&report)
+        }
+        .map_err(|e| format!("writing the report: {e}"))?;
         s.push('\n');
         Ok(s)
     } else {
         Ok(term_safe(&text_report(&shown, &report)))
     }
+}
+
+/// The report with its `inference` (the report's keys first, as without).
+#[derive(serde::Serialize)]
+struct WithInference<'a> {
+    #[serde(flatten)]
+    report: &'a gapscope_gaps::Report,
+    inference: gapscope_gaps::inference::Inference,
 }
 
 /// The file's base name (the manifest names files so).

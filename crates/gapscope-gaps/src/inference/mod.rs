@@ -28,3 +28,62 @@ pub mod rho;
 
 pub use correlation::{correlations, CorrelationInference, PValues, SIGNIFICANT};
 pub use penalty::{penalty, NestedAll, OperationCurves, Penalty};
+
+use serde::{Deserialize, Serialize};
+
+use gapscope_data::operations::OperationSamples;
+use gapscope_data::profile::ProfileTable;
+
+use crate::analysis::{AnalysisError, Report};
+use crate::settings::Settings;
+
+/// Permutations per single-target test unless the user says otherwise (spec).
+pub const DEFAULT_PERMUTATIONS: usize = 10_000;
+
+/// Every number of this module for one report (`report --json`'s
+/// `inference`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Inference {
+    pub correlations: CorrelationInference,
+    /// Spearman ρ intervals (none when B = 0).
+    pub rho: Option<rho::RhoIntervals>,
+    pub penalty: Penalty,
+    pub coefficients: coefficients::Coefficients,
+    pub families: families::FamilyMeans,
+    /// Permutation tests of held-out Q² (none when P = 0).
+    pub permutations: Option<permutation::Permutations>,
+    /// Gap intervals from the trajectories behind the scores (none without
+    /// trajectories, or when B = 0).
+    pub gap_intervals: Option<gap_intervals::GapIntervals>,
+}
+
+/// The inference of `report`, the analysis of `table` under `settings`;
+/// `samples`: the trajectories' values behind the operation scores, if any.
+///
+/// # Errors
+/// The table or settings [`crate::analyze`] rejects.
+pub fn infer(
+    table: &ProfileTable,
+    settings: &Settings,
+    report: &Report,
+    samples: Option<&OperationSamples>,
+    permutations: usize,
+) -> Result<Inference, AnalysisError> {
+    let gap_intervals = match samples {
+        Some(s) if settings.bootstrap > 0 => {
+            Some(gap_intervals::gap_intervals(table, settings, s)?)
+        }
+        _ => None,
+    };
+    Ok(Inference {
+        correlations: correlations(&report.correlations),
+        rho: rho::rho_intervals(report),
+        penalty: penalty(table, settings)?,
+        coefficients: coefficients::coefficients(table, settings)?,
+        families: families::family_means(report),
+        permutations: (permutations > 0)
+            .then(|| permutation::permutation_tests(table, settings, permutations))
+            .transpose()?,
+        gap_intervals,
+    })
+}

@@ -124,3 +124,88 @@ pub fn q2_permutation_test(
         skipped,
     }
 }
+
+/// The permutation tests of every held-out fit: each operation and the
+/// macro from F, reward from `F`, `O` and `F+O`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Permutations {
+    pub permutations: usize,
+    pub seed: u64,
+    pub prng: String,
+    pub operations: indexmap::IndexMap<String, PermutationTest>,
+    #[serde(rename = "macro")]
+    pub macro_fit: PermutationTest,
+    pub reward: indexmap::IndexMap<String, PermutationTest>,
+}
+
+/// Every permutation test of `table` under `settings` (α, seed, macro
+/// definition), `permutations` each.
+///
+/// # Errors
+/// The table or settings [`crate::analyze`] rejects.
+pub fn permutation_tests(
+    table: &gapscope_data::profile::ProfileTable,
+    settings: &crate::Settings,
+    permutations: usize,
+) -> Result<Permutations, crate::analysis::AnalysisError> {
+    use gapscope_data::profile::MacroDefinition;
+    crate::analysis::check_input(table, settings)?;
+    let groups =
+        gapscope_stats::heldout::reference::Folds::for_models(&table.models, &table.families)
+            .group_index();
+    let f_rows = &table.foundational.values;
+    let o_rows = &table.operations.values;
+    let q = table.operations.names.len();
+    let test = |features: &[Vec<Option<f64>>], target: &[Option<f64>]| {
+        q2_permutation_test(
+            features,
+            target,
+            &groups,
+            settings.alpha,
+            permutations,
+            settings.seed,
+        )
+    };
+    let operations = table
+        .operations
+        .names
+        .iter()
+        .enumerate()
+        .map(|(k, name)| (name.clone(), test(f_rows, &table.operations.column(k))))
+        .collect();
+    let macro_target: Vec<Option<f64>> = match settings.macro_definition {
+        MacroDefinition::Mean => o_rows
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .copied()
+                    .collect::<Option<Vec<f64>>>()
+                    .map(|v| v.iter().sum::<f64>() / q as f64)
+            })
+            .collect(),
+        MacroDefinition::Pooled => table
+            .pooled_macro
+            .clone()
+            .ok_or(crate::analysis::AnalysisError::NoPooledMacro)?,
+    };
+    let macro_fit = test(f_rows, &macro_target);
+    let mut reward = indexmap::IndexMap::new();
+    if let Some(y) = &table.reward {
+        let fo_rows = crate::analysis::concat_rows(f_rows, o_rows);
+        for (name, rows) in [
+            ("F", f_rows.as_slice()),
+            ("O", o_rows.as_slice()),
+            ("F+O", fo_rows.as_slice()),
+        ] {
+            reward.insert(name.to_string(), test(rows, y));
+        }
+    }
+    Ok(Permutations {
+        permutations,
+        seed: settings.seed,
+        prng: PERMUTATION_PRNG.into(),
+        operations,
+        macro_fit,
+        reward,
+    })
+}
