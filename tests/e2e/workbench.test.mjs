@@ -202,10 +202,18 @@ test('a long analysis shows its stages, and cancel stops its worker and keeps th
   const big = join(dir, 'big.csv');
   writeFileSync(big, execFileSync(CLI, ['synth', '--families', '300', '--per-family', '10'], { encoding: 'utf8' }));
   const before = await wb.cells(wb.gapHeatmap);
-  // No job of an earlier test still running (cancelled by the new file,
-  // it would be counted as terminated here: seen once under load).
-  await wb.waitWorkersIdle();
-  const pool0 = await wb.pool();
+  // No job of an earlier test still running or about to start (cancelled
+  // by the new file, it would be counted as terminated here: seen under
+  // load). The file's digests are asked for 300 ms after its answer
+  // (DIGESTS_AFTER_MS), so idle is checked until it holds twice, 500 ms apart.
+  let pool0;
+  for (let stable = 0; stable < 2;) {
+    await page.waitForTimeout(500);
+    await wb.waitWorkersIdle();
+    const p = await wb.pool();
+    stable = pool0 && p.terminated === pool0.terminated ? stable + 1 : 0;
+    pool0 = p;
+  }
   assert.ok(pool0.size >= 1 && pool0.size <= 4, `pool sized to the machine: ${JSON.stringify(pool0)}`);
   await wb.pickFile(big);
   // The stage moves past reading to the model fits, on a progress bar.
