@@ -14,7 +14,7 @@
 //! - [`heldout_map`]: the held-out predictions as a linear map of the target.
 //! - [`permutation`]: permutation p-values of held-out Q².
 //! - [`rho`]: Spearman ρ intervals on the report's bootstrap draws.
-//! - [`penalty`]: nested selection for F, O, F+O and every operation from
+//! - [`penalty`](mod@penalty): nested selection for F, O, F+O and every operation from
 //!   F; every operation's Q² and MAE over the α grid.
 
 pub mod coefficients;
