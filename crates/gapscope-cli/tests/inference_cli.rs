@@ -41,7 +41,13 @@ fn inference_adds_one_key_and_equals_the_library() {
     ];
     let plain = run(&args);
     let mut with: Vec<&str> = args.to_vec();
-    with.extend(["--inference", "--permutations", "199"]);
+    with.extend([
+        "--inference",
+        "--permutations",
+        "199",
+        "--delta-permutations",
+        "29",
+    ]);
     let mut full = run(&with);
     let inference = full.as_object_mut().unwrap().remove("inference").unwrap();
     assert_eq!(full, plain, "the report itself is unchanged");
@@ -59,13 +65,14 @@ fn inference_adds_one_key_and_equals_the_library() {
     let corpus = read_any("trajectories.jsonl", &text, None).unwrap();
     let samples = operation_samples(&corpus.trajectories, &ProfileOptions::default());
     let want =
-        gapscope_gaps::inference::infer(&report.input, &settings, &report, Some(&samples), 199)
+        gapscope_gaps::inference::infer(&report.input, &settings, &report, Some(&samples), 199, 29)
             .unwrap();
     assert_eq!(inference, serde_json::to_value(&want).unwrap());
     let gaps = &inference["gap_intervals"]["operations"]["PL"];
     assert_eq!(gaps.as_array().unwrap().len(), report.models.len());
     assert!(gaps[0][0].as_f64().unwrap() < gaps[0][1].as_f64().unwrap());
     assert_eq!(inference["permutations"]["permutations"], 199);
+    assert_eq!(inference["delta_q2"]["permutations"], 29);
 }
 
 #[test]

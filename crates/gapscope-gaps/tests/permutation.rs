@@ -139,3 +139,54 @@ fn every_fit_is_tested_and_its_observed_q2_is_the_reports() {
         );
     }
 }
+
+/// ΔQ²(F+O − F): the observed value is the report's paired difference, and
+/// the p-value equals a naive loop (the same permutations of O's rows, F+O
+/// refitted by row refits, Q²(F) fixed on the same models).
+#[test]
+fn delta_q2_equals_a_naive_loop_of_row_refits() {
+    use gapscope_gaps::inference::permutation::delta_q2_permutation_test;
+    let table = synth::generate(&Default::default()).table;
+    let settings = Settings {
+        bootstrap: 0,
+        nested: false,
+        ..Settings::default()
+    };
+    let r = analyze(&table, &settings).unwrap();
+    let p_count = 49;
+    let got = delta_q2_permutation_test(&table, &settings, p_count).unwrap();
+    let want = r.differences.as_ref().unwrap()["F+O - F"].q2.unwrap();
+    assert!(
+        (got.q2.unwrap() - want).abs() < 1e-9,
+        "observed ΔQ² {:?} vs {want}",
+        got.q2
+    );
+    let groups = Folds::for_models(&table.models, &table.families).group_index();
+    let y = table.reward.clone().unwrap();
+    let f = &table.foundational.values;
+    let o = &table.operations.values;
+    let hf = held_out_ridge(f, &y, &groups, settings.alpha).unwrap();
+    let q2_f = Metrics::compute(&y, &hf.predicted, &hf.baseline)
+        .q2
+        .unwrap();
+    let n = table.n_models();
+    let members: Vec<usize> = (0..n).collect();
+    let mut order = members.clone();
+    let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
+    let mut hits = 0usize;
+    for _ in 0..p_count {
+        shuffle(&mut order, &mut rng);
+        let rows: Vec<Vec<Option<f64>>> = members
+            .iter()
+            .zip(&order)
+            .map(|(&to, &from)| f[to].iter().chain(&o[from]).copied().collect())
+            .collect();
+        let h = held_out_ridge(&rows, &y, &groups, settings.alpha).unwrap();
+        let d = Metrics::compute(&y, &h.predicted, &h.baseline).q2.unwrap() - q2_f;
+        if d >= want - PERMUTATION_TIE {
+            hits += 1;
+        }
+    }
+    assert_eq!(got.skipped, 0);
+    assert_eq!(got.p.unwrap(), (1 + hits) as f64 / (1 + p_count) as f64);
+}

@@ -114,6 +114,9 @@ pub struct ReportArgs {
     /// Permutations per held-out Q² test of --inference (0: none).
     #[arg(long, default_value_t = gapscope_gaps::inference::DEFAULT_PERMUTATIONS, value_name = "P")]
     permutations: usize,
+    /// Permutations of the ΔQ²(F+O − F) test of --inference (0: none; each refits F+O).
+    #[arg(long, default_value_t = gapscope_gaps::inference::DEFAULT_DELTA_PERMUTATIONS, value_name = "P")]
+    delta_permutations: usize,
     /// Also write a reproducibility manifest (input SHA-256, settings, version) here.
     #[arg(long)]
     manifest: Option<PathBuf>,
@@ -219,6 +222,7 @@ pub fn run(args: &ReportArgs) -> Result<String, String> {
                 &report,
                 samples.as_ref(),
                 args.permutations,
+                args.delta_permutations,
             )
             .map_err(|e| format!("{shown}: {e}"))?;
             serde_json::to_string_pretty(&WithInference {

@@ -40,6 +40,10 @@ use crate::settings::Settings;
 /// Permutations per single-target test unless the user says otherwise (spec).
 pub const DEFAULT_PERMUTATIONS: usize = 10_000;
 
+/// Permutations of the ΔQ²(F+O − F) test unless the user says otherwise
+/// (spec; each refits F+O).
+pub const DEFAULT_DELTA_PERMUTATIONS: usize = 1_000;
+
 /// Every number of this module for one report (`report --json`'s
 /// `inference`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -52,6 +56,9 @@ pub struct Inference {
     pub families: families::FamilyMeans,
     /// Permutation tests of held-out Q² (none when P = 0).
     pub permutations: Option<permutation::Permutations>,
+    /// The permutation test of ΔQ² = Q²(F+O) − Q²(F) for reward (`q2` is
+    /// the observed ΔQ²; none without a reward or when P = 0).
+    pub delta_q2: Option<permutation::PermutationTest>,
     /// Gap intervals from the trajectories behind the scores (none without
     /// trajectories, or when B = 0).
     pub gap_intervals: Option<gap_intervals::GapIntervals>,
@@ -68,6 +75,7 @@ pub fn infer(
     report: &Report,
     samples: Option<&OperationSamples>,
     permutations: usize,
+    delta_permutations: usize,
 ) -> Result<Inference, AnalysisError> {
     let gap_intervals = match samples {
         Some(s) if settings.bootstrap > 0 => {
@@ -84,6 +92,9 @@ pub fn infer(
         permutations: (permutations > 0)
             .then(|| permutation::permutation_tests(table, settings, permutations))
             .transpose()?,
+        delta_q2: (delta_permutations > 0)
+            .then(|| permutation::delta_q2_permutation_test(table, settings, delta_permutations))
+            .flatten(),
         gap_intervals,
     })
 }

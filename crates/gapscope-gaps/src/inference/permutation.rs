@@ -209,3 +209,65 @@ pub fn permutation_tests(
         reward,
     })
 }
+
+/// The permutation test of ΔQ² = Q²(F+O) − Q²(F) for reward: the rows of O
+/// are permuted among the models F+O predicts (F and the reward stay), F+O
+/// is refitted on each permuted design; Q²(F) is taken on the same models
+/// (F's own held-out predictions and baselines, as `differences`), so it
+/// does not change. `None` without a reward or when ΔQ² is undefined.
+pub fn delta_q2_permutation_test(
+    table: &gapscope_data::profile::ProfileTable,
+    settings: &crate::Settings,
+    permutations: usize,
+) -> Option<PermutationTest> {
+    use gapscope_stats::heldout::reference::Metrics;
+    let y = table.reward.as_ref()?;
+    let groups =
+        gapscope_stats::heldout::reference::Folds::for_models(&table.models, &table.families)
+            .group_index();
+    let f_rows = &table.foundational.values;
+    let o_rows = &table.operations.values;
+    let alpha = [settings.alpha];
+    let fo_rows = crate::analysis::concat_rows(f_rows, o_rows);
+    let covered = crate::analysis::mask(&fo_rows, y);
+    // Both predictors on the models F+O predicts.
+    let y_common: Vec<Option<f64>> = y
+        .iter()
+        .zip(&covered)
+        .map(|(v, &c)| if c { *v } else { None })
+        .collect();
+    let f_fit =
+        crate::analysis::fit_targets(f_rows, std::slice::from_ref(y), &groups, &alpha).remove(0);
+    let q2_f = Metrics::compute(&y_common, &f_fit.predicted[0], &f_fit.baseline).q2?;
+    let q2_fo = |rows: &[Vec<Option<f64>>]| {
+        let fit =
+            crate::analysis::fit_targets(rows, std::slice::from_ref(y), &groups, &alpha).remove(0);
+        Metrics::compute(&y_common, &fit.predicted[0], &fit.baseline).q2
+    };
+    let observed = q2_fo(&fo_rows)? - q2_f;
+    let members: Vec<usize> = (0..covered.len()).filter(|&i| covered[i]).collect();
+    let mut order = members.clone();
+    let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
+    let (mut at_least, mut skipped) = (0usize, 0usize);
+    let mut permuted = fo_rows.clone();
+    let p = f_rows.first().map_or(0, Vec::len);
+    for _ in 0..permutations {
+        shuffle(&mut order, &mut rng);
+        for (&to, &from) in members.iter().zip(&order) {
+            permuted[to].truncate(p);
+            permuted[to].extend_from_slice(&o_rows[from]);
+        }
+        match q2_fo(&permuted) {
+            Some(v) if v - q2_f >= observed - PERMUTATION_TIE => at_least += 1,
+            Some(_) => {}
+            None => skipped += 1,
+        }
+    }
+    let used = permutations - skipped;
+    Some(PermutationTest {
+        q2: Some(observed),
+        p: (used > 0).then(|| (1 + at_least) as f64 / (1 + used) as f64),
+        permutations,
+        skipped,
+    })
+}
