@@ -56,7 +56,7 @@ fn intervals_equal_a_refit_of_every_fold_per_draw() {
     assert!(got.without.is_empty());
     let n = table.n_models();
     let q = table.operations.names.len();
-    // The same draws: per draw, per model (table order), per operation.
+    // The same draws: each (model, operation) from its own PRNG stream.
     let row = |i: usize| {
         samples
             .models
@@ -78,14 +78,25 @@ fn intervals_equal_a_refit_of_every_fold_per_draw() {
                 .collect()
         })
         .collect();
-    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    // Each (model, operation) its own stream of the seeded PRNG.
+    let mut streams: Vec<Vec<ChaCha8Rng>> = (0..n)
+        .map(|i| {
+            (0..q)
+                .map(|k| {
+                    let mut rng = ChaCha8Rng::seed_from_u64(7);
+                    rng.set_stream((i * (q + 1) + k) as u64);
+                    rng
+                })
+                .collect()
+        })
+        .collect();
     let mut gaps = vec![vec![Vec::new(); n]; q];
     let mut macro_gaps = vec![Vec::new(); n];
     for _ in 0..settings.bootstrap {
         let o: Vec<Vec<f64>> = (0..n)
             .map(|i| {
                 (0..q)
-                    .map(|k| 100.0 * res[i][k].draw_mean(&mut rng))
+                    .map(|k| 100.0 * res[i][k].draw_mean(&mut streams[i][k]))
                     .collect()
             })
             .collect();

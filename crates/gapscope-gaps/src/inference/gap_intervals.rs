@@ -27,7 +27,7 @@ use crate::analysis::{check_input, AnalysisError};
 use crate::settings::Settings;
 
 /// How the draws are made, as the report names them.
-pub const GAP_PRNG: &str = "ChaCha8Rng (rand_chacha 0.9), seed_from_u64(seed); per draw, per model in table order, per operation then the pooled macro: the counts of the distinct values of s(t,k) (sorted) by binomials (rand_distr 0.5 Binomial), the last value taking the rest";
+pub const GAP_PRNG: &str = "ChaCha8Rng (rand_chacha 0.9), seed_from_u64(seed) with set_stream(i·(q+1) + k) for model i (table order) and operation k (q: the pooled macro); each draw: the counts of the distinct values of s(t,k) (sorted) by binomials (rand_distr 0.5 Binomial), the last value taking the rest";
 
 /// The 95% percentile interval of every gap whose score is resampled.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -184,42 +184,23 @@ pub fn gap_intervals(
         .collect();
 
     let b = settings.bootstrap;
-    // gap draws: [op][row of its map][draw]; the macro's likewise.
-    let mut gap_draws: Vec<Vec<Vec<f64>>> = maps
-        .iter()
-        .map(|m| vec![Vec::with_capacity(b); m.len()])
-        .collect();
-    let mut macro_draws: Vec<Vec<f64>> = vec![Vec::with_capacity(b); macro_map.len()];
-    let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
-    let mut o_star = vec![vec![0.0; n]; q];
-    let mut m_star = vec![0.0; n];
-    for _ in 0..b {
-        for i in 0..n {
-            for k in 0..q {
-                o_star[k][i] = match &res[i][k] {
-                    Some(r) => 100.0 * r.draw_mean(&mut rng),
-                    None => o_cols[k][i].unwrap_or(f64::NAN),
-                };
+    // One operation at a time (memory: n × B draws of one operation, not of
+    // all): each (model, score) has its own PRNG stream, so the order in
+    // which they are drawn does not matter.
+    let stream = |i: usize, k: usize| {
+        let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
+        rng.set_stream((i * (q + 1) + k) as u64);
+        rng
+    };
+    let draws_of = |r: Option<&Resampler>, fixed: Option<f64>, i: usize, k: usize| -> Vec<f64> {
+        match r {
+            Some(r) => {
+                let mut rng = stream(i, k);
+                (0..b).map(|_| 100.0 * r.draw_mean(&mut rng)).collect()
             }
-            m_star[i] = match settings.macro_definition {
-                MacroDefinition::Mean => (0..q).map(|k| o_star[k][i]).sum::<f64>() / q as f64,
-                MacroDefinition::Pooled => match &pooled[i] {
-                    Some(r) => 100.0 * r.draw_mean(&mut rng),
-                    None => macro_observed[i].unwrap_or(f64::NAN),
-                },
-            };
+            None => vec![fixed.unwrap_or(f64::NAN); b],
         }
-        for (k, map) in maps.iter().enumerate() {
-            let v: Vec<f64> = map.rows.iter().map(|&i| o_star[k][i]).collect();
-            for (r, p) in map.apply(&v).into_iter().enumerate() {
-                gap_draws[k][r].push(v[r] - p);
-            }
-        }
-        let v: Vec<f64> = macro_map.rows.iter().map(|&i| m_star[i]).collect();
-        for (r, p) in macro_map.apply(&v).into_iter().enumerate() {
-            macro_draws[r].push(v[r] - p);
-        }
-    }
+    };
     let interval = |draws: &mut Vec<f64>| -> Option<[f64; 2]> {
         if draws.iter().any(|d| !d.is_finite()) {
             return None;
@@ -229,22 +210,53 @@ pub fn gap_intervals(
             select_percentile(draws, 97.5)?,
         ])
     };
-    let mut operations = IndexMap::new();
-    for (k, name) in table.operations.names.iter().enumerate() {
+    // The gaps' intervals of one score's draws `o[model][draw]` through `map`.
+    let gap_intervals_of = |map: &HeldOutMap, o: &[Vec<f64>], resampled: &dyn Fn(usize) -> bool| {
         let mut per_model = vec![None; n];
-        for (r, &i) in maps[k].rows.iter().enumerate() {
-            if res[i][k].is_some() {
-                per_model[i] = interval(&mut gap_draws[k][r]);
+        let mut gaps = vec![Vec::with_capacity(b); map.len()];
+        let mut v = vec![0.0; map.len()];
+        #[allow(
+            clippy::needless_range_loop,
+            reason = "draw d of every model's draws `o[i][d]`: an index into the inner lists"
+        )]
+        for d in 0..b {
+            for (r, &i) in map.rows.iter().enumerate() {
+                v[r] = o[i][d];
+            }
+            for (r, p) in map.apply(&v).into_iter().enumerate() {
+                gaps[r].push(v[r] - p);
             }
         }
+        for (r, &i) in map.rows.iter().enumerate() {
+            if resampled(i) {
+                per_model[i] = interval(&mut gaps[r]);
+            }
+        }
+        per_model
+    };
+    let mut operations = IndexMap::new();
+    let mut macro_sum = vec![vec![0.0; b]; n];
+    for (k, name) in table.operations.names.iter().enumerate() {
+        let o: Vec<Vec<f64>> = (0..n)
+            .map(|i| draws_of(res[i][k].as_ref(), o_cols[k][i], i, k))
+            .collect();
+        if settings.macro_definition == MacroDefinition::Mean {
+            for (sum, draws) in macro_sum.iter_mut().zip(&o) {
+                for (s, d) in sum.iter_mut().zip(draws) {
+                    *s += d / q as f64;
+                }
+            }
+        }
+        let per_model = gap_intervals_of(&maps[k], &o, &|i| res[i][k].is_some());
         operations.insert(name.clone(), per_model);
     }
-    let mut macro_gap = vec![None; n];
-    for (r, &i) in macro_map.rows.iter().enumerate() {
-        if resampled_macro[i] {
-            macro_gap[i] = interval(&mut macro_draws[r]);
-        }
-    }
+    let macro_o: Vec<Vec<f64>> = match settings.macro_definition {
+        MacroDefinition::Mean => macro_sum,
+        MacroDefinition::Pooled => (0..n)
+            .map(|i| draws_of(pooled[i].as_ref(), macro_observed[i], i, q))
+            .collect(),
+    };
+    let macro_gap = gap_intervals_of(&macro_map, &macro_o, &|i| resampled_macro[i]);
     Ok(GapIntervals {
         draws: b,
         seed: settings.seed,
