@@ -1,7 +1,7 @@
 //! Gap intervals (inference::gap_intervals) against a naive implementation
 //! that refits every fold per draw with the same draws (the same PRNG
 //! consumed in the same order, each draw's gaps by `held_out_gaps`), and
-//! the count-based resampling against its distribution.
+//! the resampling against its distribution.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::needless_range_loop)]
 
@@ -200,11 +200,10 @@ fn a_table_score_has_no_interval_and_pooled_macro_resamples_trajectories() {
     assert!(none.macro_gap.iter().all(Option::is_none));
 }
 
-/// The counts of the distinct values give the distribution of a resample
-/// of indices: its mean is the sample mean, its variance σ²/n (population
+/// A resample's mean has the bootstrap distribution: its mean is the sample mean, its variance σ²/n (population
 /// σ²), within Monte Carlo error; one distinct value is always itself.
 #[test]
-fn count_resampling_has_the_bootstrap_distribution() {
+fn resampling_has_the_bootstrap_distribution() {
     let values = [0.0, 0.0, 0.5, 1.0, 1.0, 1.0, 0.5, 0.0, 1.0, 1.0, 0.25];
     let n = values.len() as f64;
     let mean = values.iter().sum::<f64>() / n;
