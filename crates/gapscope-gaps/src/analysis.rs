@@ -772,6 +772,33 @@ pub fn analyze(table: &ProfileTable, settings: &Settings) -> Result<Report, Anal
     analyze_with_progress(table, settings, &mut |_| {})
 }
 
+/// The macro operation score of every model, the overall gap's target:
+/// the unweighted mean of its operation scores (none when one is missing),
+/// or the pooled macro the table carries.
+pub(crate) fn macro_target(
+    table: &ProfileTable,
+    definition: MacroDefinition,
+) -> Result<Vec<Option<f64>>, AnalysisError> {
+    let q = table.operations.names.len();
+    match definition {
+        MacroDefinition::Mean => Ok(table
+            .operations
+            .values
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .copied()
+                    .collect::<Option<Vec<f64>>>()
+                    .map(|v| v.iter().sum::<f64>() / q as f64)
+            })
+            .collect()),
+        MacroDefinition::Pooled => table
+            .pooled_macro
+            .clone()
+            .ok_or(AnalysisError::NoPooledMacro),
+    }
+}
+
 /// What every analysis of `table` needs: valid settings, a foundational
 /// and an operation dimension, three models, a table within the limits.
 pub(crate) fn check_input(table: &ProfileTable, settings: &Settings) -> Result<(), AnalysisError> {
@@ -846,21 +873,7 @@ pub fn analyze_with_progress(
     stage(progress, 1);
 
     // Operations and the macro score from F (one design when nothing is missing).
-    let macro_observed: Vec<Option<f64>> = match settings.macro_definition {
-        MacroDefinition::Mean => o_rows
-            .iter()
-            .map(|row| {
-                row.iter()
-                    .copied()
-                    .collect::<Option<Vec<f64>>>()
-                    .map(|v| v.iter().sum::<f64>() / q as f64)
-            })
-            .collect(),
-        MacroDefinition::Pooled => table
-            .pooled_macro
-            .clone()
-            .ok_or(AnalysisError::NoPooledMacro)?,
-    };
+    let macro_observed = macro_target(table, settings.macro_definition)?;
     let mut targets = o_cols.clone();
     targets.push(macro_observed.clone());
     let fits = fit_targets(f_rows, &targets, &groups, &alpha);

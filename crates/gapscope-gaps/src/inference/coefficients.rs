@@ -119,7 +119,6 @@ pub fn coefficients(
     let o_names = &table.operations.names;
     let f_rows = &table.foundational.values;
     let o_rows = &table.operations.values;
-    let q = o_names.len();
     let alpha = settings.alpha;
     let operations = o_names
         .iter()
@@ -130,21 +129,7 @@ pub fn coefficients(
             Some((name.clone(), t))
         })
         .collect();
-    let macro_target: Vec<Option<f64>> = match settings.macro_definition {
-        gapscope_data::profile::MacroDefinition::Mean => o_rows
-            .iter()
-            .map(|r| {
-                r.iter()
-                    .copied()
-                    .collect::<Option<Vec<f64>>>()
-                    .map(|v| v.iter().sum::<f64>() / q as f64)
-            })
-            .collect(),
-        gapscope_data::profile::MacroDefinition::Pooled => table
-            .pooled_macro
-            .clone()
-            .ok_or(AnalysisError::NoPooledMacro)?,
-    };
+    let macro_target = crate::analysis::macro_target(table, settings.macro_definition)?;
     let macro_fit = coefficient_table(f_names, f_rows, &macro_target, &groups, alpha);
     let mut reward = IndexMap::new();
     if let Some(y) = &table.reward {

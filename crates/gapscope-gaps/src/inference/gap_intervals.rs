@@ -125,18 +125,7 @@ pub fn gap_intervals(
         .filter(|&i| res[i].iter().all(Option::is_none))
         .map(|i| table.models[i].clone())
         .collect();
-    let macro_observed: Vec<Option<f64>> = match settings.macro_definition {
-        MacroDefinition::Mean => (0..n)
-            .map(|i| {
-                let v: Option<Vec<f64>> = (0..q).map(|k| o_cols[k][i]).collect();
-                v.map(|v| v.iter().sum::<f64>() / q as f64)
-            })
-            .collect(),
-        MacroDefinition::Pooled => table
-            .pooled_macro
-            .clone()
-            .ok_or(AnalysisError::NoPooledMacro)?,
-    };
+    let macro_observed = crate::analysis::macro_target(table, settings.macro_definition)?;
     let maps: Vec<HeldOutMap> = o_cols
         .iter()
         .map(|c| held_out_map(f_rows, c, &groups, settings.alpha))

@@ -148,14 +148,12 @@ pub fn permutation_tests(
     settings: &crate::Settings,
     permutations: usize,
 ) -> Result<Permutations, crate::analysis::AnalysisError> {
-    use gapscope_data::profile::MacroDefinition;
     crate::analysis::check_input(table, settings)?;
     let groups =
         gapscope_stats::heldout::reference::Folds::for_models(&table.models, &table.families)
             .group_index();
     let f_rows = &table.foundational.values;
     let o_rows = &table.operations.values;
-    let q = table.operations.names.len();
     let test = |features: &[Vec<Option<f64>>], target: &[Option<f64>]| {
         q2_permutation_test(
             features,
@@ -173,21 +171,7 @@ pub fn permutation_tests(
         .enumerate()
         .map(|(k, name)| (name.clone(), test(f_rows, &table.operations.column(k))))
         .collect();
-    let macro_target: Vec<Option<f64>> = match settings.macro_definition {
-        MacroDefinition::Mean => o_rows
-            .iter()
-            .map(|r| {
-                r.iter()
-                    .copied()
-                    .collect::<Option<Vec<f64>>>()
-                    .map(|v| v.iter().sum::<f64>() / q as f64)
-            })
-            .collect(),
-        MacroDefinition::Pooled => table
-            .pooled_macro
-            .clone()
-            .ok_or(crate::analysis::AnalysisError::NoPooledMacro)?,
-    };
+    let macro_target = crate::analysis::macro_target(table, settings.macro_definition)?;
     let macro_fit = test(f_rows, &macro_target);
     let mut reward = indexmap::IndexMap::new();
     if let Some(y) = &table.reward {
