@@ -8,6 +8,12 @@
 //! (b) the full report at 200 models / 40 families / 20 + 20 dimensions;
 //! (c) the report without nested selection at 1,000 models / 100 families /
 //!     50 + 50 dimensions;
+//! (d), (e) the inference (`report --json --inference`) on the synthetic
+//!     trajectory corpus (`gapscope synth-trajectories`: 15 models / 8
+//!     families / 7 + 7, 60 tasks, 1 trial) and on 40 × 5 families joined
+//!     to a 20 + 20 profile: each part apart — gap intervals (B = 10,000),
+//!     single-target permutations (P = 10,000), ΔQ² permutations
+//!     (P = 1,000), the rest — and the whole report with it;
 //! plus a plain reference (explicit-inverse refits of the same held-out fits)
 //! measured in the same run. No timing is asserted anywhere: speed is read here.
 //! The scikit-learn run needs `GAPSCOPE_BENCH_PYTHON` (scripts/bench.sh makes
@@ -20,9 +26,12 @@ use std::hint::black_box;
 use std::process::Command;
 use std::time::Instant;
 
+use gapscope_data::operations::{operation_samples, OperationSamples, ProfileOptions};
 use gapscope_data::ProfileTable;
+use gapscope_gaps::inference::{self, gap_intervals, permutation};
 use gapscope_gaps::{analyze, Settings};
 use gapscope_synth::profiles::{generate, SynthParams};
+use gapscope_synth::trajectories::{self as synth_traj, TrajParams};
 use nalgebra::{DMatrix, DVector};
 
 fn median_s(mut f: impl FnMut(), reps: usize) -> f64 {
@@ -149,6 +158,72 @@ fn sklearn_seconds(t: &ProfileTable) -> Result<f64, String> {
         .ok_or_else(|| "no median_seconds".into())
 }
 
+/// A synthetic trajectory corpus's operation profile and reward joined to
+/// its foundational profile, and the samples behind the operation scores.
+fn trajectory_corpus(params: &TrajParams) -> (ProfileTable, OperationSamples) {
+    let c = synth_traj::generate(params).unwrap();
+    let samples = operation_samples(&c.trajectories, &ProfileOptions::default());
+    (c.joined_table().unwrap(), samples)
+}
+
+/// The inference rows of one corpus: each part apart, then the whole
+/// report (analysis + inference) against its target.
+fn inference_rows(label: &str, params: &TrajParams, reps: usize, target_ms: f64) {
+    let (table, samples) = trajectory_corpus(params);
+    let settings = Settings::default();
+    let report = analyze(&table, &settings).unwrap();
+    println!("{label}");
+    let row = |name: &str, f: &mut dyn FnMut()| {
+        let t = median_s(f, reps);
+        println!("    {name:<44} {:>9.1} ms", t * 1e3);
+        t
+    };
+    row("report (analysis, B = 10,000, grid, nested)", &mut || {
+        black_box(analyze(black_box(&table), &settings).unwrap());
+    });
+    row("gap intervals (B = 10,000)", &mut || {
+        black_box(gap_intervals::gap_intervals(&table, &settings, &samples).unwrap());
+    });
+    row("single-target permutations (P = 10,000)", &mut || {
+        black_box(permutation::permutation_tests(&table, &settings, 10_000).unwrap());
+    });
+    row("ΔQ²(F+O − F) permutations (P = 1,000)", &mut || {
+        black_box(permutation::delta_q2_permutation_test(
+            &table, &settings, 1_000,
+        ));
+    });
+    row(
+        "the rest (penalty, coefficients, correlations…)",
+        &mut || {
+            black_box(inference::infer(&table, &settings, &report, None, 0, 0).unwrap());
+        },
+    );
+    let whole = row("whole report with inference", &mut || {
+        let r = analyze(&table, &settings).unwrap();
+        black_box(
+            inference::infer(
+                &table,
+                &settings,
+                &r,
+                Some(&samples),
+                inference::DEFAULT_PERMUTATIONS,
+                inference::DEFAULT_DELTA_PERMUTATIONS,
+            )
+            .unwrap(),
+        );
+    });
+    println!(
+        "    {:<44} {:>9}    (target ≤ {target_ms:.0} ms: {})",
+        "",
+        "",
+        if whole * 1e3 <= target_ms {
+            "met"
+        } else {
+            "MISSED"
+        }
+    );
+}
+
 fn main() {
     let full = Settings::default();
     let no_nested = Settings {
@@ -222,5 +297,26 @@ fn main() {
     println!(
         "(c) no nested, 1,000 models / 100 families / 50 + 50     {:>8.1} ms   (target ≤ 2000 ms)",
         ours_c * 1e3
+    );
+
+    println!();
+
+    inference_rows(
+        "(d) inference, synthetic trajectory corpus: 15 models / 8 families / 7 + 7, 60 tasks, 1 trial",
+        &TrajParams::default(),
+        5,
+        1_000.0,
+    );
+    println!();
+    let names = |p: &str| (1..=20).map(|i| format!("{p}{i:02}")).collect::<Vec<_>>();
+    inference_rows(
+        "(e) inference, 40 × 5 families joined to 20 + 20, 60 tasks, 1 trial",
+        &TrajParams {
+            foundational: names("F"),
+            operations: names("O"),
+            ..TrajParams::sized(40, 5)
+        },
+        3,
+        20_000.0,
     );
 }

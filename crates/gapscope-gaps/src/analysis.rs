@@ -10,11 +10,13 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
 use gapscope_data::profile::ProfileTable;
-use gapscope_stats::bootstrap::{GroupBootstrap, Intervals, PRNG};
-use gapscope_stats::heldout::engine::{hold_out_each_group, Design};
+use gapscope_stats::bootstrap::{GroupBootstrap, Intervals, Request, PRNG};
+use gapscope_stats::heldout::engine::hold_out_each_group;
 use gapscope_stats::heldout::reference::{Folds, Metrics};
 use gapscope_stats::ridge::Alpha;
 use gapscope_stats::summary;
+
+use crate::nested::{mask, mask_classes, masked_design, nested_selection};
 
 pub use crate::settings::*;
 
@@ -497,31 +499,6 @@ pub(crate) struct TargetFits {
     pub(crate) excluded: Vec<usize>,
 }
 
-/// The models that take part in a fit: target and every feature present.
-pub(crate) fn mask(features: &[Vec<Option<f64>>], target: &[Option<f64>]) -> Vec<bool> {
-    target
-        .iter()
-        .zip(features)
-        .map(|(t, row)| t.is_some() && row.iter().all(Option::is_some))
-        .collect()
-}
-
-/// The design over the models `mask` keeps, and their indices.
-fn masked_design(
-    features: &[Vec<Option<f64>>],
-    groups: &[usize],
-    mask: &[bool],
-) -> (Vec<usize>, Design) {
-    let rows: Vec<usize> = (0..mask.len()).filter(|&i| mask[i]).collect();
-    let x: Vec<Vec<f64>> = rows
-        .iter()
-        .map(|&i| features[i].iter().flatten().copied().collect())
-        .collect();
-    let g: Vec<usize> = rows.iter().map(|&i| groups[i]).collect();
-    let design = Design::new(&x, &g);
-    (rows, design)
-}
-
 /// Fit several targets from one feature set over the same folds; targets with
 /// the same participating models share one design (and its factorizations).
 pub(crate) fn fit_targets(
@@ -531,17 +508,10 @@ pub(crate) fn fit_targets(
     alphas: &[Alpha],
 ) -> Vec<TargetFits> {
     let n = groups.len();
-    let masks: Vec<Vec<bool>> = targets.iter().map(|t| mask(features, t)).collect();
+    let (masks, classes) = mask_classes(features, targets);
     let mut out: Vec<Option<TargetFits>> = (0..targets.len()).map(|_| None).collect();
-    let mut done = vec![false; targets.len()];
-    for t0 in 0..targets.len() {
-        if done[t0] {
-            continue;
-        }
-        let same: Vec<usize> = (t0..targets.len())
-            .filter(|&t| !done[t] && masks[t] == masks[t0])
-            .collect();
-        let (rows, design) = masked_design(features, groups, &masks[t0]);
+    for same in classes {
+        let (rows, design) = masked_design(features, groups, &masks[same[0]]);
         let sums: Vec<_> = same
             .iter()
             .map(|&t| {
@@ -568,7 +538,6 @@ pub(crate) fn fit_targets(
                 baseline,
                 excluded: (0..n).filter(|&i| !masks[t][i]).collect(),
             });
-            done[t] = true;
         }
     }
     out.into_iter().flatten().collect()
@@ -605,69 +574,6 @@ pub fn held_out_gaps(
         }
     }
     out
-}
-
-/// Nested selection: for each outer fold, choose alpha by inner hold-outs of the
-/// remaining groups (pooled squared error, ties to the larger alpha), refit on
-/// the outer training set, predict the fold.
-pub(crate) fn nested_selection(
-    features: &[Vec<Option<f64>>],
-    target: &[Option<f64>],
-    groups: &[usize],
-    fold_ids: &[String],
-) -> (Vec<Option<f64>>, IndexMap<String, f64>) {
-    let n = target.len();
-    let m = mask(features, target);
-    let (rows, design) = masked_design(features, groups, &m);
-    let y: Vec<f64> = rows.iter().filter_map(|&i| target[i]).collect();
-    let t = design.target(&y);
-    let candidates: Vec<Alpha> = NESTED_CANDIDATES
-        .iter()
-        .filter_map(|a| Alpha::new(*a).ok())
-        .collect();
-    let mut predicted = vec![None; n];
-    let mut chosen = IndexMap::new();
-    for outer in 0..design.n_groups() {
-        let mut sse = vec![0.0; candidates.len()];
-        let mut count = 0usize;
-        for inner in (0..design.n_groups()).filter(|&h| h != outer) {
-            let Some(factor) = design.factor(&[outer, inner]) else {
-                continue;
-            };
-            let members = design.members(inner);
-            let (preds, _) = design.predict(&factor, &t, members, &candidates);
-            for (a, pa) in preds.iter().enumerate() {
-                sse[a] += members
-                    .iter()
-                    .zip(pa)
-                    .map(|(&r, p)| (y[r] - p).powi(2))
-                    .sum::<f64>();
-            }
-            count += members.len();
-        }
-        // Lowest inner MSE; among ties (within NESTED_TIE) the larger alpha.
-        let best = if count == 0 {
-            2 // no inner hold-out possible: the reference alpha 10
-        } else {
-            let mse: Vec<f64> = sse.iter().map(|s| s / count as f64).collect();
-            let min = mse.iter().copied().fold(f64::INFINITY, f64::min);
-            (0..candidates.len())
-                .rev()
-                .find(|&a| mse[a] - min <= NESTED_TIE)
-                .unwrap_or(2)
-        };
-        let members = design.members(outer);
-        if let Some(factor) = design.factor(&[outer]) {
-            let (preds, _) = design.predict(&factor, &t, members, &candidates[best..=best]);
-            for (k, &r) in members.iter().enumerate() {
-                predicted[rows[r]] = Some(preds[0][k]);
-            }
-        }
-        if let Some(&r) = members.first() {
-            chosen.insert(fold_ids[rows[r]].clone(), candidates[best].get());
-        }
-    }
-    (predicted, chosen)
 }
 
 /// The names of the models whose value is missing, comma-separated; `None`
@@ -724,13 +630,6 @@ fn make_fit(
         excluded: excluded.iter().map(|&i| models[i].clone()).collect(),
         ci95: None,
     }
-}
-
-fn ci95(boot: &GroupBootstrap, groups: &[usize], fit: &Fit) -> Ci95 {
-    Ci95::from_intervals(
-        boot.draws(),
-        boot.intervals(groups, &fit.observed, &fit.predicted, &fit.baseline),
-    )
 }
 
 pub(crate) fn concat_rows(a: &[Vec<Option<f64>>], b: &[Vec<Option<f64>>]) -> Vec<Vec<Option<f64>>> {
@@ -881,7 +780,7 @@ pub fn analyze_with_progress(
     let mut max_abs_gap: Option<f64> = None;
     for (k, name) in table.operations.names.iter().enumerate() {
         let tf = &fits[k];
-        let mut fit = make_fit(
+        let fit = make_fit(
             &o_cols[k],
             tf.predicted[0].clone(),
             tf.baseline.clone(),
@@ -897,18 +796,16 @@ pub fn analyze_with_progress(
         for g in fit.gap.iter().flatten() {
             max_abs_gap = Some(max_abs_gap.map_or(g.abs(), |m: f64| m.max(g.abs())));
         }
-        fit.ci95 = boot.as_ref().map(|b| ci95(b, &groups, &fit));
         operations.insert(name.clone(), fit);
     }
     let tf = &fits[q];
-    let mut macro_fit = make_fit(
+    let macro_fit = make_fit(
         &macro_observed,
         tf.predicted[0].clone(),
         tf.baseline.clone(),
         &tf.excluded,
         models,
     );
-    macro_fit.ci95 = boot.as_ref().map(|b| ci95(b, &groups, &macro_fit));
     if let Some(names) = missing_names(&macro_observed, models) {
         warnings.push(match settings.macro_definition {
             MacroDefinition::Mean => format!(
@@ -933,8 +830,9 @@ pub fn analyze_with_progress(
         fit: macro_fit,
     };
 
-    // Reward prediction, its intervals, differences, sensitivity, nested selection.
+    // Reward prediction, its differences, sensitivity, nested selection.
     let (mut outcome, mut differences, mut sensitivity) = (None, None, None);
+    let mut difference_requests = Vec::new();
     if let Some(y) = &table.reward {
         let grid = settings.grid.alphas();
         let mut alphas = vec![settings.alpha];
@@ -942,14 +840,13 @@ pub fn analyze_with_progress(
         let fo_rows = concat_rows(f_rows, o_rows);
         let fit_predictor = |features: &[Vec<Option<f64>>]| -> (Fit, Curve) {
             let tf = fit_targets(features, std::slice::from_ref(y), &groups, &alphas).remove(0);
-            let mut fit = make_fit(
+            let fit = make_fit(
                 y,
                 tf.predicted[0].clone(),
                 tf.baseline.clone(),
                 &tf.excluded,
                 models,
             );
-            fit.ci95 = boot.as_ref().map(|b| ci95(b, &groups, &fit));
             let metrics: Vec<Metrics> = (1..alphas.len())
                 .map(|a| Metrics::compute(y, &tf.predicted[a], &tf.baseline))
                 .collect();
@@ -1030,12 +927,9 @@ pub fn analyze_with_progress(
             );
             let (ma, mb) = (Metrics::compute(y, &pa, &ba), Metrics::compute(y, &pb, &bb));
             let sub = |x: Option<f64>, y: Option<f64>| Some(x? - y?);
-            let ci = boot.as_ref().map(|boot| {
-                Ci95::from_intervals(
-                    boot.draws(),
-                    boot.paired_differences(&groups, y, (&pa, &ba), (&pb, &bb)),
-                )
-            });
+            if let Some(boot) = &boot {
+                difference_requests.push(boot.paired_request(&groups, y, (&pa, &ba), (&pb, &bb)));
+            }
             let excluded: Vec<String> = (0..n)
                 .filter(|&i| {
                     !keep[i]
@@ -1052,7 +946,7 @@ pub fn analyze_with_progress(
                     q2: sub(ma.q2, mb.q2),
                     n: ma.n,
                     excluded,
-                    ci95: ci,
+                    ci95: None,
                 },
             );
         }
@@ -1093,6 +987,32 @@ pub fn analyze_with_progress(
             nested,
         });
         differences = Some(diffs);
+    }
+
+    // Every interval over the same draws, in one pass.
+    let mut macro_fit = macro_fit;
+    if let Some(boot) = &boot {
+        let mut fits: Vec<&mut Fit> = operations.values_mut().collect();
+        fits.push(&mut macro_fit.fit);
+        if let Some(o) = outcome.as_mut() {
+            fits.extend([&mut o.f, &mut o.o, &mut o.fo]);
+        }
+        let mut requests: Vec<Request> = fits
+            .iter()
+            .map(|f| boot.request(&groups, &f.observed, &f.predicted, &f.baseline))
+            .collect();
+        requests.append(&mut difference_requests);
+        let mut intervals = boot.batch(&requests).into_iter();
+        for (fit, iv) in fits.into_iter().zip(intervals.by_ref()) {
+            fit.ci95 = Some(Ci95::from_intervals(boot.draws(), iv));
+        }
+        for (d, iv) in differences
+            .iter_mut()
+            .flat_map(|d| d.values_mut())
+            .zip(intervals)
+        {
+            d.ci95 = Some(Ci95::from_intervals(boot.draws(), iv));
+        }
     }
 
     let report = Report {

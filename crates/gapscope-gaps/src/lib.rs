@@ -20,6 +20,7 @@ pub mod assoc;
 pub mod checks;
 pub mod inference;
 pub mod manifest;
+mod nested;
 pub mod overview;
 pub mod proxy_labels;
 pub mod reimport;

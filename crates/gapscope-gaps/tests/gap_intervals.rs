@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::needless_range_loop)]
 
-use gapscope_data::operations::{operation_profile, operation_samples, ProfileOptions};
+use gapscope_data::operations::{operation_samples, ProfileOptions};
 use gapscope_data::profile::{MacroDefinition, ProfileTable};
 use gapscope_gaps::analysis::held_out_gaps;
 use gapscope_gaps::inference::gap_intervals::{gap_intervals, Resampler};
@@ -28,14 +28,8 @@ fn corpus() -> (ProfileTable, gapscope_data::operations::OperationSamples) {
         ..Default::default()
     })
     .unwrap();
-    let options = ProfileOptions::default();
-    let ops = operation_profile(&c.trajectories, &options).to_table();
-    let (table, _) = gapscope_data::join::join(&[
-        ("foundational.csv".into(), c.foundational.clone()),
-        ("trajectories".into(), ops),
-    ])
-    .unwrap();
-    (table, operation_samples(&c.trajectories, &options))
+    let samples = operation_samples(&c.trajectories, &ProfileOptions::default());
+    (c.joined_table().unwrap(), samples)
 }
 
 fn interval(mut d: Vec<f64>) -> [f64; 2] {
@@ -227,4 +221,49 @@ fn resampling_has_the_bootstrap_distribution() {
     let one = Resampler::new(&[0.5; 6]).unwrap();
     assert!((0..100).all(|_| one.draw_mean(&mut rng) == 0.5));
     assert!(Resampler::new(&[]).is_none());
+}
+
+/// A resample's mean has the exact multinomial distribution: over 200,000
+/// draws of 9 values with 3 distinct ones, every possible mean's frequency
+/// is within 5 binomial SDs of its probability, computed here by the
+/// multinomial formula over every count vector (an independent
+/// computation; 9 is not a power of two, so index rejection takes part).
+#[test]
+fn resample_means_have_the_multinomial_distribution() {
+    let values = [0.0, 0.0, 0.0, 0.0, 0.5, 0.5, 1.0, 1.0, 1.0];
+    let (n, m) = (9u32, [4u32, 2, 3]);
+    let v = [0.0, 0.5, 1.0];
+    let r = Resampler::new(&values).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let draws = 200_000;
+    // Means are multiples of 0.5/9: key by 18·mean.
+    let mut seen = std::collections::BTreeMap::<i64, usize>::new();
+    for _ in 0..draws {
+        *seen
+            .entry((r.draw_mean(&mut rng) * 18.0).round() as i64)
+            .or_default() += 1;
+    }
+    let fact = |k: u32| (1..=k).map(f64::from).product::<f64>();
+    let mut want = std::collections::BTreeMap::<i64, f64>::new();
+    for a in 0..=n {
+        for b in 0..=n - a {
+            let c = n - a - b;
+            let p = fact(n) / (fact(a) * fact(b) * fact(c))
+                * (f64::from(m[0]) / 9.0).powi(a as i32)
+                * (f64::from(m[1]) / 9.0).powi(b as i32)
+                * (f64::from(m[2]) / 9.0).powi(c as i32);
+            let mean = (f64::from(a) * v[0] + f64::from(b) * v[1] + f64::from(c) * v[2]) / 9.0;
+            *want.entry((mean * 18.0).round() as i64).or_default() += p;
+        }
+    }
+    assert!((want.values().sum::<f64>() - 1.0).abs() < 1e-12);
+    for (key, &p) in &want {
+        let got = *seen.get(key).unwrap_or(&0) as f64 / f64::from(draws);
+        let sd = (p * (1.0 - p) / f64::from(draws)).sqrt();
+        assert!(
+            (got - p).abs() <= 5.0 * sd + 1e-12,
+            "mean {key}/18: {got} vs {p}"
+        );
+    }
+    assert!(seen.keys().all(|k| want.contains_key(k)));
 }

@@ -35,7 +35,7 @@ pub enum Metric {
 
 /// Per-group sums of one predictor's triples.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct Sums {
+pub struct Sums {
     n: f64,
     abs: f64,
     sse: f64,
@@ -130,14 +130,6 @@ impl GroupBootstrap {
         s
     }
 
-    fn pooled(&self, sums: &[Sums], draw: usize) -> Sums {
-        let mut total = Sums::default();
-        for &g in &self.picks[draw * self.n_groups..(draw + 1) * self.n_groups] {
-            total.add(&sums[g as usize]);
-        }
-        total
-    }
-
     /// Intervals of MAE, RMSE and Q² of one predictor (one pass over the
     /// draws). `groups[i]` is model i's group.
     pub fn intervals(
@@ -147,14 +139,8 @@ impl GroupBootstrap {
         predicted: &[Option<f64>],
         baseline: &[Option<f64>],
     ) -> Intervals {
-        let sums = self.sums(groups, observed, predicted, baseline);
-        let pooled: Vec<Sums> = (0..self.draws).map(|d| self.pooled(&sums, d)).collect();
-        let iv = |m| collect_interval(pooled.iter().map(|s| s.metric(m)), self.draws);
-        Intervals {
-            mae: iv(Metric::Mae),
-            rmse: iv(Metric::Rmse),
-            q2: iv(Metric::Q2),
-        }
+        let request = self.request(groups, observed, predicted, baseline);
+        self.batch(&[request]).remove(0)
     }
 
     /// Intervals of `metric(a) − metric(b)` for MAE, RMSE and Q², over the
@@ -166,25 +152,100 @@ impl GroupBootstrap {
         a: (&[Option<f64>], &[Option<f64>]),
         b: (&[Option<f64>], &[Option<f64>]),
     ) -> Intervals {
-        let sa = self.sums(groups, observed, a.0, a.1);
-        let sb = self.sums(groups, observed, b.0, b.1);
-        let pooled: Vec<(Sums, Sums)> = (0..self.draws)
-            .map(|d| (self.pooled(&sa, d), self.pooled(&sb, d)))
-            .collect();
-        let iv = |m| {
-            collect_interval(
-                pooled
-                    .iter()
-                    .map(|(x, y)| Some(x.metric(m)? - y.metric(m)?)),
-                self.draws,
-            )
-        };
-        Intervals {
-            mae: iv(Metric::Mae),
-            rmse: iv(Metric::Rmse),
-            q2: iv(Metric::Q2),
-        }
+        let request = self.paired_request(groups, observed, a, b);
+        self.batch(&[request]).remove(0)
     }
+
+    /// One predictor's request for [`GroupBootstrap::batch`] (what
+    /// [`GroupBootstrap::intervals`] computes).
+    pub fn request(
+        &self,
+        groups: &[usize],
+        observed: &[Option<f64>],
+        predicted: &[Option<f64>],
+        baseline: &[Option<f64>],
+    ) -> Request {
+        Request::One(self.sums(groups, observed, predicted, baseline))
+    }
+
+    /// A paired difference's request for [`GroupBootstrap::batch`] (what
+    /// [`GroupBootstrap::paired_differences`] computes).
+    pub fn paired_request(
+        &self,
+        groups: &[usize],
+        observed: &[Option<f64>],
+        a: (&[Option<f64>], &[Option<f64>]),
+        b: (&[Option<f64>], &[Option<f64>]),
+    ) -> Request {
+        Request::Paired(
+            self.sums(groups, observed, a.0, a.1),
+            self.sums(groups, observed, b.0, b.1),
+        )
+    }
+
+    /// The intervals of many requests over the same draws.
+    ///
+    /// A request's pooled sums are added in pick order and its metrics go to
+    /// three buffers reused by every request. RMSE's order statistics
+    /// are the square roots of the mean squared error's (√ is monotone and
+    /// correctly rounded), so no draw takes a square root; the results are
+    /// bit for bit those of computing every draw's RMSE.
+    pub fn batch(&self, requests: &[Request]) -> Vec<Intervals> {
+        let mut kept: [Vec<f64>; 3] = std::array::from_fn(|_| Vec::with_capacity(self.draws));
+        requests
+            .iter()
+            .map(|request| {
+                kept.iter_mut().for_each(Vec::clear);
+                let [mae, mse_or_rmse, q2] = &mut kept;
+                // Whether the second buffer holds MSE (its interval is then
+                // taken of the square roots) rather than RMSE differences.
+                let of_mse = match request {
+                    Request::One(a) => {
+                        for s in (0..self.draws).map(|d| self.pooled(a, d)) {
+                            mae.extend(s.metric(Metric::Mae));
+                            if s.n > 0.0 {
+                                mse_or_rmse.push(s.sse / s.n);
+                            }
+                            q2.extend(s.metric(Metric::Q2));
+                        }
+                        true
+                    }
+                    Request::Paired(a, b) => {
+                        for d in 0..self.draws {
+                            let (x, y) = (self.pooled(a, d), self.pooled(b, d));
+                            let difference = |m| Some(x.metric(m)? - y.metric(m)?);
+                            mae.extend(difference(Metric::Mae));
+                            mse_or_rmse.extend(difference(Metric::Rmse));
+                            q2.extend(difference(Metric::Q2));
+                        }
+                        false
+                    }
+                };
+                Intervals {
+                    mae: interval_of(&kept[0], self.draws),
+                    rmse: interval_mapped(&kept[1], self.draws, of_mse),
+                    q2: interval_of(&kept[2], self.draws),
+                }
+            })
+            .collect()
+    }
+
+    /// The sums of one draw's groups, added in pick order.
+    fn pooled(&self, sums: &[Sums], draw: usize) -> Sums {
+        let mut total = Sums::default();
+        for &g in &self.picks[draw * self.n_groups..(draw + 1) * self.n_groups] {
+            total.add(&sums[g as usize]);
+        }
+        total
+    }
+}
+
+/// What [`GroupBootstrap::batch`] computes intervals of: one predictor, or
+/// the paired difference of two (per-group sums of each).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Request {
+    One(Vec<Sums>),
+    Paired(Vec<Sums>, Vec<Sums>),
 }
 
 impl GroupBootstrap {
@@ -241,29 +302,141 @@ pub struct Intervals {
 }
 
 fn collect_interval(values: impl Iterator<Item = Option<f64>>, draws: usize) -> Interval {
-    let mut kept: Vec<f64> = values.flatten().collect();
-    let skipped = draws - kept.len();
+    let kept: Vec<f64> = values.flatten().collect();
+    interval_of(&kept, draws)
+}
+
+/// The interval of the kept draws out of `draws`.
+fn interval_of(kept: &[f64], draws: usize) -> Interval {
+    interval_mapped(kept, draws, false)
+}
+
+/// The interval of the kept draws or (`sqrt`) of their square roots: √ is
+/// non-decreasing, so the order statistics of √x are √ of those of x, and
+/// it is applied to the four the percentiles interpolate, not to every draw.
+fn interval_mapped(kept: &[f64], draws: usize, sqrt: bool) -> Interval {
+    let f = |x: f64| if sqrt { x.sqrt() } else { x };
+    let iv = order_statistics(kept, 2.5, 97.5).map(|o| o.interpolate(f));
     Interval {
-        lo: select_percentile(&mut kept, 2.5),
-        hi: select_percentile(&mut kept, 97.5),
-        skipped,
+        lo: iv.map(|[lo, _]| lo),
+        hi: iv.map(|[_, hi]| hi),
+        skipped: draws - kept.len(),
     }
 }
 
-/// [`percentile`] without sorting: the two order statistics it interpolates
-/// are found by selection (O(n)), which is what makes 10,000-draw intervals
-/// cheap. Reorders `values`.
-pub fn select_percentile(values: &mut [f64], q: f64) -> Option<f64> {
+/// The 2.5th and 97.5th [`percentile`]s of unsorted values, without
+/// reordering them; what every bootstrap interval calls.
+pub fn interval95(values: &[f64]) -> Option<[f64; 2]> {
+    percentile_pair(values, 2.5, 97.5)
+}
+
+/// The `q_lo`-th and `q_hi`-th percentiles (0 ≤ q_lo ≤ q_hi ≤ 100) of
+/// unsorted values, equal bit for bit to sorting under `f64::total_cmp` and
+/// interpolating ([`percentile`]).
+///
+/// Each percentile reads two adjacent order statistics. Thresholds are taken
+/// from a sorted sample of 256 values, a few sample ranks beyond each
+/// percentile; one pass then keeps the values at or beyond each threshold —
+/// exactly the smallest (largest) few percent of all values, ties included,
+/// since every value left out lies strictly on the other side — and selects
+/// within the two small sets. When a set is too small to hold its order
+/// statistics (an unlucky sample, middle percentiles, few values), the
+/// selections run over all the values instead. On 10,000 bootstrap draws (which tie often: a draw of
+/// 8 families has few distinct pools) this is about one pass, about half the
+/// cost of two selections.
+pub fn percentile_pair(values: &[f64], q_lo: f64, q_hi: f64) -> Option<[f64; 2]> {
+    order_statistics(values, q_lo, q_hi).map(|o| o.interpolate(|x| x))
+}
+
+/// The four order statistics two percentiles interpolate, and their weights.
+#[derive(Clone, Copy, Debug)]
+struct OrderStatistics {
+    low: (f64, f64, f64),
+    high: (f64, f64, f64),
+}
+
+impl OrderStatistics {
+    /// Both percentiles of `f(values)` for a non-decreasing `f`.
+    fn interpolate(&self, f: impl Fn(f64) -> f64) -> [f64; 2] {
+        let at = |(x, y, w): (f64, f64, f64)| {
+            let (x, y) = (f(x), f(y));
+            x + w * (y - x)
+        };
+        [at(self.low), at(self.high)]
+    }
+}
+
+fn order_statistics(values: &[f64], q_lo: f64, q_hi: f64) -> Option<OrderStatistics> {
+    const SAMPLE: usize = 256;
     let n = values.len();
     if n == 0 {
         return None;
     }
-    let h = (n - 1) as f64 * q / 100.0;
-    let lo = h.floor() as usize;
-    let (_, at, right) = values.select_nth_unstable_by(lo, f64::total_cmp);
-    let a = *at;
-    let b = right.iter().copied().min_by(f64::total_cmp).unwrap_or(a);
-    Some(a + (h - lo as f64) * (b - a))
+    let rank = |q: f64| {
+        let h = (n - 1) as f64 * q / 100.0;
+        let lo = h.floor() as usize;
+        (lo, (lo + 1).min(n - 1), h - lo as f64)
+    };
+    let (a, b, fa) = rank(q_lo);
+    let (c, d, fc) = rank(q_hi);
+    // Two selections over a copy of every value.
+    let select_all = || {
+        let mut all = values.to_vec();
+        let (x, y) = adjacent(&mut all, a, b);
+        let (z, w) = adjacent(&mut all, c, d);
+        OrderStatistics {
+            low: (x, y, fa),
+            high: (z, w, fc),
+        }
+    };
+    // The smallest `need_low` and the largest `need_high` values hold the
+    // four order statistics.
+    let (need_low, need_high) = (b + 1, n - c);
+    if n < 4 * SAMPLE || need_low > n / 8 || need_high > n / 8 {
+        return Some(select_all());
+    }
+    let mut sample: Vec<f64> = (0..SAMPLE).map(|i| values[i * n / SAMPLE]).collect();
+    sample.sort_unstable_by(f64::total_cmp);
+    // A sample rank ~4 binomial SDs beyond the expected one, plus 2.
+    let beyond = |need: usize| {
+        let p = need as f64 / n as f64;
+        let m = SAMPLE as f64;
+        ((m * p + 4.0 * (m * p * (1.0 - p)).sqrt()).ceil() as usize + 2).min(SAMPLE - 1)
+    };
+    let t_low = sample[beyond(need_low)];
+    let t_high = sample[SAMPLE - 1 - beyond(need_high)];
+    let (mut low, mut high) = (Vec::with_capacity(n / 8), Vec::with_capacity(n / 8));
+    for &v in values {
+        if v.total_cmp(&t_low).is_le() {
+            low.push(v);
+        }
+        if v.total_cmp(&t_high).is_ge() {
+            high.push(v);
+        }
+    }
+    if low.len() < need_low || high.len() < need_high {
+        return Some(select_all());
+    }
+    // Order statistic r ≥ c is high[r − (n − high.len())].
+    let shift = n - high.len();
+    let (x, y) = adjacent(&mut low, a, b);
+    let (z, w) = adjacent(&mut high, c - shift, d - shift);
+    Some(OrderStatistics {
+        low: (x, y, fa),
+        high: (z, w, fc),
+    })
+}
+
+/// Order statistics `i` and `j ∈ {i, i + 1}` of `v` by one selection.
+fn adjacent(v: &mut [f64], i: usize, j: usize) -> (f64, f64) {
+    let (_, at, right) = v.select_nth_unstable_by(i, f64::total_cmp);
+    let x = *at;
+    let y = if j == i {
+        x
+    } else {
+        right.iter().copied().min_by(f64::total_cmp).unwrap_or(x)
+    };
+    (x, y)
 }
 
 /// The q-th percentile (0–100) of sorted values, linear interpolation between
@@ -340,24 +513,108 @@ mod tests {
     }
 
     #[test]
-    fn selection_equals_sorting() {
-        let mut s = 1u64;
-        for n in [1usize, 2, 3, 10, 41, 1000] {
-            let v: Vec<f64> = (0..n)
-                .map(|_| {
-                    s = s.wrapping_mul(6364136223846793005).wrapping_add(1);
-                    ((s >> 33) % 50) as f64 // many ties
-                })
-                .collect();
-            let mut sorted = v.clone();
-            sorted.sort_by(f64::total_cmp);
-            for q in [0.0, 2.5, 50.0, 97.5, 100.0] {
-                let mut w = v.clone();
-                assert_eq!(
-                    select_percentile(&mut w, q),
-                    percentile(&sorted, q),
-                    "n={n} q={q}"
+    fn percentile_pair_equals_sorting() {
+        let mut s = 7u64;
+        let mut next = || {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            s >> 33
+        };
+        for n in (1usize..60).chain([
+            79, 80, 81, 399, 400, 401, 1023, 1024, 1025, 2001, 5000, 10_000,
+        ]) {
+            for ties in [3u64, 1 << 30] {
+                let mut v: Vec<f64> = (0..n)
+                    .map(|_| {
+                        let x = (next() % ties) as f64 - (ties / 2) as f64;
+                        if x == 0.0 && next() % 2 == 0 {
+                            -0.0
+                        } else {
+                            x * 0.37
+                        }
+                    })
+                    .collect();
+                for order in 0..3 {
+                    if order == 1 {
+                        v.sort_by(f64::total_cmp);
+                    } else if order == 2 {
+                        v.reverse();
+                    }
+                    let mut sorted = v.clone();
+                    sorted.sort_by(f64::total_cmp);
+                    for (a, b) in [(2.5, 97.5), (0.0, 100.0), (50.0, 50.0), (10.0, 90.0)] {
+                        let got = percentile_pair(&v, a, b).unwrap();
+                        let want = [
+                            percentile(&sorted, a).unwrap(),
+                            percentile(&sorted, b).unwrap(),
+                        ];
+                        assert_eq!(got[0].to_bits(), want[0].to_bits(), "n={n} q={a}");
+                        assert_eq!(got[1].to_bits(), want[1].to_bits(), "n={n} q={b}");
+                    }
+                }
+            }
+        }
+        assert_eq!(interval95(&[]), None);
+    }
+
+    /// The batch (RMSE's percentiles from the MSE's order statistics)
+    /// equals each draw's metrics computed plainly from its listed models,
+    /// sorted and interpolated, for one predictor and a paired difference.
+    #[test]
+    fn batch_equals_plain_draws() {
+        let groups = [0, 0, 1, 2, 2, 3, 4, 4];
+        let y: Vec<Option<f64>> = [3.1, 1.2, 4.7, 1.9, 5.3, 9.8, 2.6, 6.4].map(Some).to_vec();
+        let p: Vec<Option<f64>> = [2.5, 1.9, 3.3, 2.0, 4.4, 7.1, 2.9, 5.0].map(Some).to_vec();
+        let b: Vec<Option<f64>> = [4.0, 4.0, 4.4, 4.1, 4.1, 3.7, 3.9, 3.9].map(Some).to_vec();
+        let q: Vec<Option<f64>> = [3.0, 1.0, 4.0, 2.5, 5.0, 8.0, 2.0, 6.0].map(Some).to_vec();
+        let (draws, g) = (1_001, 5);
+        let boot = GroupBootstrap::new(g, draws, 3);
+        let got = boot.batch(&[
+            boot.request(&groups, &y, &p, &b),
+            boot.paired_request(&groups, &y, (&q, &b), (&p, &b)),
+        ]);
+        let metrics = |picks: &[u32], pred: &[Option<f64>]| -> [f64; 3] {
+            let (mut n, mut abs, mut sse, mut ssb) = (0.0, 0.0, 0.0, 0.0);
+            for &k in picks {
+                for i in (0..8).filter(|&i| groups[i] == k as usize) {
+                    let (yi, pi, bi) = (y[i].unwrap(), pred[i].unwrap(), b[i].unwrap());
+                    n += 1.0;
+                    abs += (yi - pi).abs();
+                    sse += (yi - pi) * (yi - pi);
+                    ssb += (yi - bi) * (yi - bi);
+                }
+            }
+            [abs / n, (sse / n).sqrt(), 1.0 - sse / ssb]
+        };
+        let interval = |mut v: Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            (percentile(&v, 2.5), percentile(&v, 97.5))
+        };
+        for (r, paired) in [(0, false), (1, true)] {
+            for m in 0..3 {
+                let plain: Vec<f64> = (0..draws)
+                    .map(|d| {
+                        let picks = &boot.picks[d * g..(d + 1) * g];
+                        let one = metrics(picks, &p)[m];
+                        if paired {
+                            metrics(picks, &q)[m] - one
+                        } else {
+                            one
+                        }
+                    })
+                    .filter(|v| v.is_finite())
+                    .collect();
+                let want = interval(plain);
+                let iv = [got[r].mae, got[r].rmse, got[r].q2][m];
+                // Sums in another order (per model, not per group): 1e-12.
+                let close =
+                    |a: Option<f64>, b: Option<f64>| (a.unwrap() - b.unwrap()).abs() < 1e-12;
+                assert!(
+                    close(iv.lo, want.0) && close(iv.hi, want.1),
+                    "request {r} metric {m}: {iv:?} {want:?}"
                 );
+                assert_eq!(iv.skipped, 0);
             }
         }
     }

@@ -204,6 +204,21 @@ pub struct SyntheticCorpus {
 }
 
 impl SyntheticCorpus {
+    /// The corpus's operation profile and reward (common tasks, mean macro)
+    /// joined with its foundational profile on `model`: the table the
+    /// analysis reads, as `report --profiles … --trajectories …` builds it.
+    ///
+    /// # Errors
+    /// The join's (none for a generated corpus).
+    pub fn joined_table(&self) -> Result<ProfileTable, gapscope_data::join::JoinError> {
+        let profile = operation_profile(&self.trajectories, &ProfileOptions::default());
+        let (table, _) = gapscope_data::join::join(&[
+            ("foundational".into(), self.foundational.clone()),
+            ("trajectories".into(), profile.to_table()),
+        ])?;
+        Ok(table)
+    }
+
     /// The planted macro gap per model: the mean of its planted gaps.
     pub fn planted_macro(&self) -> Vec<f64> {
         self.planted
@@ -424,12 +439,7 @@ pub fn recovery(
     corpus: &SyntheticCorpus,
     alpha: gapscope_stats::ridge::Alpha,
 ) -> Result<Recovery, RecoveryError> {
-    let profile = operation_profile(&corpus.trajectories, &ProfileOptions::default());
-    let ops_table = profile.to_table();
-    let (table, _) = gapscope_data::join::join(&[
-        ("foundational".into(), corpus.foundational.clone()),
-        ("trajectories".into(), ops_table),
-    ])?;
+    let table = corpus.joined_table()?;
     let settings = Settings {
         alpha,
         bootstrap: 0,

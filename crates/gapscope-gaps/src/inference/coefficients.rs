@@ -14,7 +14,8 @@ use gapscope_stats::heldout::reference::Folds;
 use gapscope_stats::ridge::RidgeFit;
 use gapscope_stats::Alpha;
 
-use crate::analysis::{check_input, concat_rows, mask, AnalysisError};
+use crate::analysis::{check_input, concat_rows, AnalysisError};
+use crate::nested::mask;
 use crate::settings::Settings;
 
 /// One fit's coefficients, per feature.

@@ -16,12 +16,16 @@ use serde::{Deserialize, Serialize};
 
 use gapscope_data::operations::OperationSamples;
 use gapscope_data::profile::{MacroDefinition, ProfileTable};
-use gapscope_stats::bootstrap::select_percentile;
+use gapscope_stats::bootstrap::interval95;
 use gapscope_stats::heldout::reference::Folds;
+use nalgebra::DMatrix;
 
 use super::heldout_map::{held_out_map, HeldOutMap};
 use crate::analysis::{check_input, AnalysisError};
 use crate::settings::Settings;
+
+/// Draws whose held-out predictions are taken in one matrix product.
+const DRAW_BLOCK: usize = 1024;
 
 /// How the draws are made, as the report names them.
 pub const GAP_PRNG: &str = "ChaCha8Rng (rand_chacha 0.9), seed_from_u64(seed) with set_stream(i·(q+1) + k) for model i (table order) and operation k (q: the pooled macro); each draw: n indices of the model's values of s(t,k), random_range(0..n) on u32";
@@ -158,35 +162,43 @@ pub fn gap_intervals(
             None => vec![fixed.unwrap_or(f64::NAN); b],
         }
     };
-    let interval = |draws: &mut Vec<f64>| -> Option<[f64; 2]> {
+    let interval = |draws: &[f64]| -> Option<[f64; 2]> {
         if draws.iter().any(|d| !d.is_finite()) {
             return None;
         }
-        Some([
-            select_percentile(draws, 2.5)?,
-            select_percentile(draws, 97.5)?,
-        ])
+        interval95(draws)
     };
     // The gaps' intervals of one score's draws `o[model][draw]` through `map`.
     let gap_intervals_of = |map: &HeldOutMap, o: &[Vec<f64>], resampled: &dyn Fn(usize) -> bool| {
         let mut per_model = vec![None; n];
-        let mut gaps = vec![Vec::with_capacity(b); map.len()];
-        let mut v = vec![0.0; map.len()];
-        #[allow(
-            clippy::needless_range_loop,
-            reason = "draw d of every model's draws `o[i][d]`: an index into the inner lists"
-        )]
-        for d in 0..b {
-            for (r, &i) in map.rows.iter().enumerate() {
-                v[r] = o[i][d];
-            }
-            for (r, p) in map.apply(&v).into_iter().enumerate() {
-                gaps[r].push(v[r] - p);
+        let m = map.len();
+        let mut gaps = vec![Vec::with_capacity(b); m];
+        let h_t = map.matrix().transpose();
+        // Blocks of draws, one column per model (its draws contiguous):
+        // Oᵀ (block × m), and the predictions (H·O)ᵀ = Oᵀ·Hᵀ in one product.
+        for start in (0..b).step_by(DRAW_BLOCK) {
+            let k = DRAW_BLOCK.min(b - start);
+            let block = DMatrix::from_iterator(
+                k,
+                m,
+                map.rows
+                    .iter()
+                    .flat_map(|&i| o[i][start..start + k].iter().copied()),
+            );
+            let predicted = &block * &h_t;
+            for (r, gap) in gaps.iter_mut().enumerate() {
+                gap.extend(
+                    block
+                        .column(r)
+                        .iter()
+                        .zip(predicted.column(r).iter())
+                        .map(|(o, p)| o - p),
+                );
             }
         }
         for (r, &i) in map.rows.iter().enumerate() {
             if resampled(i) {
-                per_model[i] = interval(&mut gaps[r]);
+                per_model[i] = interval(&gaps[r]);
             }
         }
         per_model

@@ -9,9 +9,8 @@ use serde::{Deserialize, Serialize};
 use gapscope_data::profile::ProfileTable;
 use gapscope_stats::heldout::reference::{Folds, Metrics};
 
-use crate::analysis::{
-    check_input, concat_rows, fit_targets, nested_selection, AnalysisError, Curve, Nested,
-};
+use crate::analysis::{check_input, concat_rows, fit_targets, AnalysisError, Curve, Nested};
+use crate::nested::{nested_selection, nested_selection_many, Selection};
 use crate::settings::{Settings, MAX_NESTED_FOLDS, NESTED_CANDIDATES};
 
 /// Every operation's held-out metrics from F along the penalty grid.
@@ -51,7 +50,19 @@ fn nested(
     fold_ids: &[String],
     settings: &Settings,
 ) -> Nested {
-    let (predicted, chosen_alpha) = nested_selection(features, target, groups, fold_ids);
+    let selection = nested_selection(features, target, groups, fold_ids);
+    nested_from(name, features, target, selection, groups, settings)
+}
+
+/// [`nested`] from its selection.
+fn nested_from(
+    name: &str,
+    features: &[Vec<Option<f64>>],
+    target: &[Option<f64>],
+    (predicted, chosen_alpha): Selection,
+    groups: &[usize],
+    settings: &Settings,
+) -> Nested {
     // The baseline of the fit of the same models (it does not depend on α).
     let baseline = fit_targets(
         features,
@@ -130,15 +141,18 @@ pub fn penalty(table: &ProfileTable, settings: &Settings) -> Result<Penalty, Ana
                 .map(|(name, rows)| nested(name, rows, y, &groups, &folds.ids, settings))
                 .collect()
         });
+        // Every operation from F: one design for all (shared factorizations).
+        let selections = nested_selection_many(f_rows, &o_cols, &groups, &folds.ids);
         let operations = table
             .operations
             .names
             .iter()
             .zip(&o_cols)
-            .map(|(name, col)| {
+            .zip(selections)
+            .map(|((name, col), selection)| {
                 (
                     name.clone(),
-                    nested("F", f_rows, col, &groups, &folds.ids, settings),
+                    nested_from("F", f_rows, col, selection, &groups, settings),
                 )
             })
             .collect();

@@ -15,11 +15,16 @@ use serde::{Deserialize, Serialize};
 
 use gapscope_stats::Alpha;
 
+use nalgebra::DMatrix;
+
 use super::heldout_map::{held_out_map, HeldOutMap};
 
 /// A permuted Q² at least the observed one less this counts as "at least
 /// as large".
 pub const PERMUTATION_TIE: f64 = 1e-12;
+
+/// Permutations whose held-out predictions are taken in one matrix product.
+const PERMUTATION_BLOCK: usize = 1024;
 
 /// How the permutations are drawn, as the report names them.
 pub const PERMUTATION_PRNG: &str = "ChaCha8Rng (rand_chacha 0.9), seed_from_u64(seed) per target; Fisher–Yates from the last position, random_range(0..=i) on u32";
@@ -49,6 +54,12 @@ pub fn shuffle<T>(v: &mut [T], rng: &mut ChaCha8Rng) {
 /// the fold-specific training mean; `None` when the baseline makes no error
 /// or no row has a prediction.
 pub fn held_out_q2(map: &HeldOutMap, groups_of_rows: &[usize], o: &[f64]) -> Option<f64> {
+    q2_of(groups_of_rows, o, &map.apply(o))
+}
+
+/// Held-out Q² of `o` and its predictions `yhat` against each row's
+/// training mean (the mean of `o` outside its group).
+fn q2_of(groups_of_rows: &[usize], o: &[f64], yhat: &[f64]) -> Option<f64> {
     let n_groups = groups_of_rows.iter().max().map_or(0, |g| g + 1);
     let mut sum = vec![0.0; n_groups];
     let mut count = vec![0usize; n_groups];
@@ -58,7 +69,6 @@ pub fn held_out_q2(map: &HeldOutMap, groups_of_rows: &[usize], o: &[f64]) -> Opt
     }
     let total: f64 = sum.iter().sum();
     let m = o.len();
-    let yhat = map.apply(o);
     let (mut sse, mut ssb, mut used) = (0.0, 0.0, 0usize);
     for r in 0..m {
         let g = groups_of_rows[r];
@@ -108,12 +118,24 @@ pub fn q2_permutation_test(
     };
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (mut at_least, mut skipped) = (0usize, 0usize);
-    for _ in 0..permutations {
-        shuffle(&mut o, &mut rng);
-        match held_out_q2(&map, &g, &o) {
-            Some(v) if v >= q2 - PERMUTATION_TIE => at_least += 1,
-            Some(_) => {}
-            None => skipped += 1,
+    let m = o.len();
+    let h = map.matrix();
+    // Blocks of permutations: their targets side by side, H·O in one product.
+    for start in (0..permutations).step_by(PERMUTATION_BLOCK) {
+        let k = PERMUTATION_BLOCK.min(permutations - start);
+        let mut block = DMatrix::zeros(m, k);
+        for j in 0..k {
+            shuffle(&mut o, &mut rng);
+            block.column_mut(j).copy_from_slice(&o);
+        }
+        let predicted = &h * &block;
+        for j in 0..k {
+            let (col, yhat) = (block.column(j), predicted.column(j));
+            match q2_of(&g, col.as_slice(), yhat.as_slice()) {
+                Some(v) if v >= q2 - PERMUTATION_TIE => at_least += 1,
+                Some(_) => {}
+                None => skipped += 1,
+            }
         }
     }
     let used = permutations - skipped;
@@ -204,6 +226,7 @@ pub fn delta_q2_permutation_test(
     settings: &crate::Settings,
     permutations: usize,
 ) -> Option<PermutationTest> {
+    use gapscope_stats::heldout::engine::{hold_out_each_group_at, Design};
     use gapscope_stats::heldout::reference::Metrics;
     let y = table.reward.as_ref()?;
     let groups =
@@ -213,7 +236,7 @@ pub fn delta_q2_permutation_test(
     let o_rows = &table.operations.values;
     let alpha = [settings.alpha];
     let fo_rows = crate::analysis::concat_rows(f_rows, o_rows);
-    let covered = crate::analysis::mask(&fo_rows, y);
+    let covered = crate::nested::mask(&fo_rows, y);
     // Both predictors on the models F+O predicts.
     let y_common: Vec<Option<f64>> = y
         .iter()
@@ -230,18 +253,34 @@ pub fn delta_q2_permutation_test(
     };
     let observed = q2_fo(&fo_rows)? - q2_f;
     let members: Vec<usize> = (0..covered.len()).filter(|&i| covered[i]).collect();
+    // Each permutation refits F+O on the covered models (every value
+    // present there): the engine's one-α Cholesky path, which agrees with
+    // the report's fits to rounding (far inside the 1e-12 tie).
+    let value = |v: &Option<f64>| v.unwrap_or(f64::NAN);
+    let groups_c: Vec<usize> = members.iter().map(|&i| groups[i]).collect();
+    let y_c: Vec<Option<f64>> = members.iter().map(|&i| y[i]).collect();
+    let y_values: Vec<f64> = y_c.iter().map(value).collect();
+    let q2_permuted = |rows: &[Vec<f64>]| {
+        let design = Design::new(rows, &groups_c);
+        let target = design.target(&y_values);
+        let (predicted, baseline) = hold_out_each_group_at(&design, &target, settings.alpha);
+        Metrics::compute(&y_c, &predicted, &baseline).q2
+    };
     let mut order = members.clone();
     let mut rng = ChaCha8Rng::seed_from_u64(settings.seed);
     let (mut at_least, mut skipped) = (0usize, 0usize);
-    let mut permuted = fo_rows.clone();
+    let mut permuted: Vec<Vec<f64>> = members
+        .iter()
+        .map(|&i| f_rows[i].iter().map(value).collect())
+        .collect();
     let p = f_rows.first().map_or(0, Vec::len);
     for _ in 0..permutations {
         shuffle(&mut order, &mut rng);
-        for (&to, &from) in members.iter().zip(&order) {
-            permuted[to].truncate(p);
-            permuted[to].extend_from_slice(&o_rows[from]);
+        for (row, &from) in permuted.iter_mut().zip(&order) {
+            row.truncate(p);
+            row.extend(o_rows[from].iter().map(value));
         }
-        match q2_fo(&permuted) {
+        match q2_permuted(&permuted) {
             Some(v) if v - q2_f >= observed - PERMUTATION_TIE => at_least += 1,
             Some(_) => {}
             None => skipped += 1,

@@ -10,7 +10,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::bootstrap::select_percentile;
+use crate::bootstrap::interval95;
 
 /// A 95% task-bootstrap percentile interval (the 2.5th and 97.5th percentile
 /// of the defined draws, numpy's linear interpolation).
@@ -120,14 +120,15 @@ impl Collector {
 
     /// The interval over the recorded draws; `None` when no draw was taken
     /// (B = 0 or no unit).
-    pub fn finish(mut self, one_unit: bool) -> Option<BootInterval> {
+    pub fn finish(self, one_unit: bool) -> Option<BootInterval> {
         let draws = self.kept.len() + self.skipped;
         if draws == 0 {
             return None;
         }
+        let iv = interval95(&self.kept);
         Some(BootInterval {
-            lo: select_percentile(&mut self.kept, 2.5),
-            hi: select_percentile(&mut self.kept, 97.5),
+            lo: iv.map(|[lo, _]| lo),
+            hi: iv.map(|[_, hi]| hi),
             draws,
             skipped: self.skipped,
             one_unit,

@@ -47,7 +47,7 @@
 //!    draw means.
 //!
 //! Bounds are the 2.5th and 97.5th percentiles of the defined draws by
-//! numpy's linear interpolation ([`crate::bootstrap::select_percentile`]);
+//! numpy's linear interpolation ([`crate::bootstrap::interval95`]);
 //! skipped draws are counted ([`BootInterval::skipped`]). An independent
 //! implementation reproduces the indices' *distribution*, not the ChaCha
 //! stream, so bootstrap and Monte Carlo numbers agree with it only within
