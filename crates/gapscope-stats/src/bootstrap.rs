@@ -338,12 +338,13 @@ pub fn interval95(values: &[f64]) -> Option<[f64; 2]> {
 /// from a sorted sample of 256 values, a few sample ranks beyond each
 /// percentile; one pass then keeps the values at or beyond each threshold —
 /// exactly the smallest (largest) few percent of all values, ties included,
-/// since every value left out lies strictly on the other side — and selects
-/// within the two small sets. When a set is too small to hold its order
-/// statistics (an unlucky sample, middle percentiles, few values), the
-/// selections run over all the values instead. On 10,000 bootstrap draws (which tie often: a draw of
-/// 8 families has few distinct pools) this is about one pass, about half the
-/// cost of two selections.
+/// since every value left out lies strictly on the other side — and sorts
+/// the two small sets. When a set is too small to hold its order statistics
+/// (an unlucky sample, middle percentiles, few values), all the values are
+/// sorted instead. On 10,000 bootstrap draws (which tie often: a draw of 8
+/// families has few distinct pools) this is about one pass. Sorting is the
+/// only ordering routine it uses: the first-load worker links no selection
+/// (the page's budget).
 pub fn percentile_pair(values: &[f64], q_lo: f64, q_hi: f64) -> Option<[f64; 2]> {
     order_statistics(values, q_lo, q_hi).map(|o| o.interpolate(|x| x))
 }
@@ -379,21 +380,20 @@ fn order_statistics(values: &[f64], q_lo: f64, q_hi: f64) -> Option<OrderStatist
     };
     let (a, b, fa) = rank(q_lo);
     let (c, d, fc) = rank(q_hi);
-    // Two selections over a copy of every value.
-    let select_all = || {
+    // Every value, sorted.
+    let sort_all = || {
         let mut all = values.to_vec();
-        let (x, y) = adjacent(&mut all, a, b);
-        let (z, w) = adjacent(&mut all, c, d);
+        all.sort_unstable_by(f64::total_cmp);
         OrderStatistics {
-            low: (x, y, fa),
-            high: (z, w, fc),
+            low: (all[a], all[b], fa),
+            high: (all[c], all[d], fc),
         }
     };
     // The smallest `need_low` and the largest `need_high` values hold the
     // four order statistics.
     let (need_low, need_high) = (b + 1, n - c);
     if n < 4 * SAMPLE || need_low > n / 8 || need_high > n / 8 {
-        return Some(select_all());
+        return Some(sort_all());
     }
     let mut sample: Vec<f64> = (0..SAMPLE).map(|i| values[i * n / SAMPLE]).collect();
     sample.sort_unstable_by(f64::total_cmp);
@@ -415,28 +415,16 @@ fn order_statistics(values: &[f64], q_lo: f64, q_hi: f64) -> Option<OrderStatist
         }
     }
     if low.len() < need_low || high.len() < need_high {
-        return Some(select_all());
+        return Some(sort_all());
     }
     // Order statistic r ≥ c is high[r − (n − high.len())].
+    low.sort_unstable_by(f64::total_cmp);
+    high.sort_unstable_by(f64::total_cmp);
     let shift = n - high.len();
-    let (x, y) = adjacent(&mut low, a, b);
-    let (z, w) = adjacent(&mut high, c - shift, d - shift);
     Some(OrderStatistics {
-        low: (x, y, fa),
-        high: (z, w, fc),
+        low: (low[a], low[b], fa),
+        high: (high[c - shift], high[d - shift], fc),
     })
-}
-
-/// Order statistics `i` and `j ∈ {i, i + 1}` of `v` by one selection.
-fn adjacent(v: &mut [f64], i: usize, j: usize) -> (f64, f64) {
-    let (_, at, right) = v.select_nth_unstable_by(i, f64::total_cmp);
-    let x = *at;
-    let y = if j == i {
-        x
-    } else {
-        right.iter().copied().min_by(f64::total_cmp).unwrap_or(x)
-    };
-    (x, y)
 }
 
 /// The q-th percentile (0–100) of sorted values, linear interpolation between
