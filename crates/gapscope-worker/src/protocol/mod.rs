@@ -314,15 +314,21 @@ impl Job {
     /// Whether the page runs the job in the worker with every reader
     /// (`worker_files`): a job on the user's files, one that needs
     /// τ²-bench files (proxy labels), one that writes the viewer's page
-    /// (the Markdown parser), or the teaching view's recovery experiment
-    /// (the corpus generator): their code is linked into that worker only,
-    /// not into the first load's.
+    /// (the Markdown parser), the teaching view's recovery experiment (the
+    /// corpus generator), or cross-task stability and run comparisons
+    /// (their splits, runs and paired statistics: ~62 KB of the first
+    /// load's worker, gzipped): their code is linked into that worker
+    /// only, not into the first load's.
     #[must_use]
     pub fn in_files_worker(&self) -> bool {
         self.reads_user_files()
             || matches!(
                 self,
-                Job::ProxyLabels { .. } | Job::Conversation { .. } | Job::Recovery { .. }
+                Job::ProxyLabels { .. }
+                    | Job::Conversation { .. }
+                    | Job::Recovery { .. }
+                    | Job::Stability { .. }
+                    | Job::Compare { .. }
             )
     }
 

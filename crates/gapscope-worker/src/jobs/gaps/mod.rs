@@ -34,9 +34,9 @@ pub fn run_embedded(
 }
 
 /// Run a job of this part in the files worker: every job, the viewer's
-/// page and proxy labels too (their only caller, so that the first load's
-/// worker, which calls [`run_embedded`], links no Markdown parser, no
-/// τ²-bench labeller).
+/// page, proxy labels, stability and run comparisons too (their only
+/// caller, so that the first load's worker, which calls [`run_embedded`],
+/// links no Markdown parser, no τ²-bench labeller, no paired statistics).
 pub fn run(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progress)) -> Answer {
     match job {
         Job::Conversation {
@@ -65,6 +65,29 @@ pub fn run(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progress
             Answer::ProxyLabels(Box::new(
                 whole(attached).and_then(|files| proxy_labels::proxy_label_file(source, &files)),
             ))
+        }
+        // Stability and run comparisons: their statistics stay out of the
+        // first load's worker.
+        Job::Stability {
+            source,
+            options,
+            settings,
+        } => {
+            progress(step("cross-task stability: the halves and their gaps"));
+            Answer::Stability(Box::new(trajectories::stability(
+                source, attached, options, settings,
+            )))
+        }
+        Job::Compare {
+            source,
+            options,
+            runs,
+            settings,
+        } => {
+            progress(step("comparing the runs: paired bootstraps and tests"));
+            Answer::Compare(Box::new(trajectories::compare(
+                source, attached, options, runs, settings,
+            )))
         }
         _ => run_common(job, attached, progress),
     }
@@ -102,33 +125,14 @@ fn run_common(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progr
             )))
         }
         // The files worker's only ([`run`]).
-        Job::Conversation { .. } | Job::ProxyLabels { .. } | Job::Recovery { .. } => {
-            Answer::Failed(format!(
-                "internal error: job {} runs in the files worker",
-                job.kind()
-            ))
-        }
-        Job::Stability {
-            source,
-            options,
-            settings,
-        } => {
-            progress(step("cross-task stability: the halves and their gaps"));
-            Answer::Stability(Box::new(trajectories::stability(
-                source, attached, options, settings,
-            )))
-        }
-        Job::Compare {
-            source,
-            options,
-            runs,
-            settings,
-        } => {
-            progress(step("comparing the runs: paired bootstraps and tests"));
-            Answer::Compare(Box::new(trajectories::compare(
-                source, attached, options, runs, settings,
-            )))
-        }
+        Job::Conversation { .. }
+        | Job::ProxyLabels { .. }
+        | Job::Recovery { .. }
+        | Job::Stability { .. }
+        | Job::Compare { .. } => Answer::Failed(format!(
+            "internal error: job {} runs in the files worker",
+            job.kind()
+        )),
         Job::Evidence { .. } | Job::EvidenceMessages { .. } | Job::Runtime { .. } => {
             not_this_part(job, Part::Gaps)
         }
