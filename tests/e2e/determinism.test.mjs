@@ -20,36 +20,9 @@ import { startServer } from '../../scripts/serve.mjs';
 import { WorkbenchPage } from './pages/workbench.mjs';
 import { launch, record } from './support/browser.mjs';
 import { CLI, PAGE, RELEASE_CLI, ROOT, need } from './support/needs.mjs';
-
-const REL = 1e-12;
+import { differences } from './support/json.mjs';
 
 need(PAGE, RELEASE_CLI);
-
-/**
- * Every difference between two JSON trees, as "path: what" lines. Numbers may
- * differ by at most REL × max(1, |b|); anything else must be equal.
- */
-export function differences(a, b, path = '$', out = []) {
-  const kind = (v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
-  if (kind(a) !== kind(b)) {
-    out.push(`${path}: ${kind(a)} ${JSON.stringify(a)?.slice(0, 60)} against ${kind(b)} ${JSON.stringify(b)?.slice(0, 60)}`);
-  } else if (kind(a) === 'number') {
-    if (!(Math.abs(a - b) <= REL * Math.max(1, Math.abs(b)))) out.push(`${path}: ${a} against ${b}`);
-  } else if (kind(a) === 'array') {
-    if (a.length !== b.length) out.push(`${path}: ${a.length} items against ${b.length}`);
-    else a.forEach((x, i) => differences(x, b[i], `${path}[${i}]`, out));
-  } else if (kind(a) === 'object') {
-    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    for (const k of keys) {
-      if (!(k in a)) out.push(`${path}.${k}: missing in the first`);
-      else if (!(k in b)) out.push(`${path}.${k}: missing in the second`);
-      else differences(a[k], b[k], `${path}.${k}`, out);
-    }
-  } else if (a !== b) {
-    out.push(`${path}: ${JSON.stringify(a)} against ${JSON.stringify(b)}`);
-  }
-  return out;
-}
 
 /** The largest |a − b| / max(1, |b|) over the numbers of two trees of one shape, and how many differ at all. */
 function deviation(a, b, acc = { max: 0, differ: 0 }) {

@@ -32,6 +32,43 @@ pub struct Heatmap {
     pub scale: f64,
 }
 
+/// The mark of a gap whose 95% interval excludes 0 ([`mark_gaps`]).
+pub const MARK: char = '*';
+
+/// Bounds this close to 0 (relative to the interval's largest bound, at
+/// least 1) are 0: a resampled gap that is 0 in exact arithmetic comes out
+/// as ±1e-14 or so (an observed score minus its prediction), and such an
+/// interval does not exclude 0.
+pub const ZERO_TOLERANCE: f64 = 1e-9;
+
+/// Whether an interval lies wholly on one side of 0 (beyond [`ZERO_TOLERANCE`]).
+#[must_use]
+pub fn excludes_zero([lo, hi]: [f64; 2]) -> bool {
+    let tol = ZERO_TOLERANCE * lo.abs().max(hi.abs()).max(1.0);
+    lo > tol || hi < -tol
+}
+
+/// The gap heatmap ([`gap_heatmap`], rows in the report's order) with each
+/// gap's 95% interval from its trajectories (`intervals`, per model and
+/// operation: `gapscope_view::inference::gap_marks`): the hover text gains
+/// the interval, and the label [`MARK`] when the interval excludes 0.
+pub fn mark_gaps(h: &mut Heatmap, intervals: &[Vec<Option<[f64; 2]>>]) {
+    for (row, marks) in h.cells.iter_mut().zip(intervals) {
+        for (cell, m) in row.iter_mut().zip(marks) {
+            if let Some([lo, hi]) = *m {
+                cell.detail.push_str(&format!(
+                    "\n95% interval (trajectories resampled) [{}, {}]",
+                    fmt(Some(lo), 2),
+                    fmt(Some(hi), 2)
+                ));
+                if excludes_zero([lo, hi]) {
+                    cell.label.push(MARK);
+                }
+            }
+        }
+    }
+}
+
 /// Models × operations realization gaps; one symmetric scale, ± the largest |gap|.
 pub fn gap_heatmap(report: &Report) -> Heatmap {
     let scale = report.max_abs_gap.unwrap_or(0.0);

@@ -29,6 +29,7 @@ pub mod format;
 pub mod gaps;
 pub mod glossary;
 pub mod heatmap;
+pub mod inference;
 pub mod labels;
 pub mod markup;
 pub mod nav;

@@ -168,6 +168,26 @@ impl Table {
         out
     }
 
+    /// The whole table as HTML: its title as caption, its headers, every
+    /// row ([`Table::body_html`]); for a table written away from the page
+    /// (the files worker) and set as it is.
+    pub fn to_html(&self) -> String {
+        let mut out = String::from(r#"<table class="data" data-testid="table" data-title=""#);
+        crate::chart::esc_into(&mut out, &self.title);
+        out.push_str(r#""><caption>"#);
+        crate::chart::esc_into(&mut out, &self.title);
+        out.push_str("</caption><thead><tr>");
+        for h in &self.headers {
+            out.push_str(r#"<th scope="col">"#);
+            crate::chart::esc_into(&mut out, h);
+            out.push_str("</th>");
+        }
+        out.push_str("</tr></thead><tbody>");
+        out.push_str(&self.body_html(usize::MAX, false));
+        out.push_str("</tbody></table>");
+        out
+    }
+
     /// The `<tbody>`'s rows as HTML (the first `shown`), for the page to set
     /// at once: one string instead of a DOM call per cell, so that a table
     /// of 200 rows is drawn in a few milliseconds. Each row carries
@@ -214,6 +234,19 @@ impl Table {
         }
         out
     }
+}
+
+/// A title as a file name: lower case, runs of other characters as one `-`.
+pub fn slug(title: &str) -> String {
+    title
+        .to_lowercase()
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { '-' })
+        .collect::<String>()
+        .split('-')
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join("-")
 }
 
 /// A cell of a list ([`id_rows_html`]) longer than this many characters is cut on screen (its

@@ -5,12 +5,15 @@ use gapscope_data::profile::Role;
 use gapscope_data::{ProfileTable, RoleOverrides};
 use gapscope_view::format::fmt;
 use gapscope_view::gaps::{self as views, GapOrder};
-use gapscope_view::heatmap::{correlation_heatmap, gap_heatmap, CorrelationKind, Heatmap};
+use gapscope_view::heatmap::{
+    correlation_heatmap, gap_heatmap, mark_gaps, CorrelationKind, Heatmap, MARK,
+};
 use gapscope_view::nav::GapsView as View;
 use gapscope_view::trajectories::{TrajectoryFilter, TrajectoryOrder};
 use gapscope_worker::{Analysis, Pair, Source, CORPUS_LABEL, EXAMPLE_LABEL};
 use leptos::prelude::*;
 
+use super::inference::InferencePanels;
 use crate::parts::compare::CompareView;
 use crate::parts::teaching::TeachingView;
 use crate::parts::trajectories::{StabilityView, TrajectoriesView};
@@ -78,6 +81,7 @@ pub(crate) fn CurrentView(wb: Workbench, id: View) -> impl IntoView {
                                 }
                             })
                     }}
+                    <InferencePanels wb=wb view="association" />
                 }.into_any()
             }
             View::Predictability => {
@@ -90,9 +94,13 @@ pub(crate) fn CurrentView(wb: Workbench, id: View) -> impl IntoView {
                         testid="predictability-chart"
                     />
                     <TableView table=t wb=wb />
+                    <InferencePanels wb=wb view="predictability" />
                 }.into_any()
             }
-            View::Gaps => view! { <GapsView wb=wb analysis=a.clone() /> }.into_any(),
+            View::Gaps => view! {
+                <GapsView wb=wb analysis=a.clone() />
+                <InferencePanels wb=wb view="gaps" />
+            }.into_any(),
             View::Overall => {
                 let (t, line, svg) = views::overall(r);
                 view! {
@@ -135,36 +143,46 @@ pub(crate) fn CurrentView(wb: Workbench, id: View) -> impl IntoView {
                     </p>
                 }.into_any(),
             },
-            View::Penalty => match views::penalty(r) {
-                Some((charts, nested)) => view! {
-                    <div class="figures">
-                        {charts
-                            .into_iter()
-                            .zip(["mae", "rho", "q2"])
-                            .map(|(svg, n)| {
-                                view! {
-                                    <Figure
-                                        svg=svg
-                                        name=format!("penalty-{n}")
-                                        wb=wb
-                                        testid="penalty-chart"
-                                    />
-                                }
-                            })
-                            .collect_view()}
-                    </div>
-                    {nested.map(|t| view! { <TableView table=t wb=wb /> })}
-                    <details class="alt">
-                        <summary>"The curves as a table"</summary>
-                        {views::penalty_table(r).map(|t| view! { <TableView table=t wb=wb /> })}
-                    </details>
-                }.into_any(),
-                None => view! {
-                    <p class="detail">
-                        "No reward column in this data: penalty sensitivity is computed for reward prediction."
-                    </p>
-                }.into_any(),
-            },
+            View::Penalty => view! {
+                {match views::penalty(r) {
+                    Some((charts, nested)) => {
+                        view! {
+                            <div class="figures">
+                                {charts
+                                    .into_iter()
+                                    .zip(["mae", "rho", "q2"])
+                                    .map(|(svg, n)| {
+                                        view! {
+                                            <Figure
+                                                svg=svg
+                                                name=format!("penalty-{n}")
+                                                wb=wb
+                                                testid="penalty-chart"
+                                            />
+                                        }
+                                    })
+                                    .collect_view()}
+                            </div>
+                            {nested.map(|t| view! { <TableView table=t wb=wb /> })}
+                            <details class="alt">
+                                <summary>"The curves as a table"</summary>
+                                {views::penalty_table(r)
+                                    .map(|t| view! { <TableView table=t wb=wb /> })}
+                            </details>
+                        }
+                            .into_any()
+                    }
+                    None => {
+                        view! {
+                            <p class="detail">
+                                "No reward column in this data: penalty sensitivity is computed for reward prediction."
+                            </p>
+                        }
+                            .into_any()
+                    }
+                }}
+                <InferencePanels wb=wb view="penalty" />
+            }.into_any(),
             View::Sensitivity => view! { <SensitivityView wb=wb analysis=a.clone() /> }.into_any(),
             View::Rankings => {
                 let (t, svg) = views::rankings(r);
@@ -546,7 +564,18 @@ pub(crate) fn GapsView(wb: Workbench, analysis: Analysis) -> impl IntoView {
         </label>
         {move || {
             let order = views::gap_order(&r, &wb.gaps.gap_order.get());
-            let full = gap_heatmap(&r);
+            let mut full = gap_heatmap(&r);
+            let marked = wb
+                .gaps
+                .inference
+                .answer
+                .with(|a| match a {
+                    Some(Ok(page)) => {
+                        mark_gaps(&mut full, &page.marks);
+                        page.marks.iter().flatten().any(Option::is_some)
+                    }
+                    _ => false,
+                });
             let heatmap = Heatmap {
                 rows: order.iter().map(|&i| full.rows[i].clone()).collect(),
                 cells: order.iter().map(|&i| full.cells[i].clone()).collect(),
@@ -565,6 +594,16 @@ pub(crate) fn GapsView(wb: Workbench, analysis: Analysis) -> impl IntoView {
                         wb.gaps.gap_cell.set(Some((order[row], op)));
                     })
                 />
+                {marked
+                    .then(|| {
+                        view! {
+                            <p class="detail" data-testid="gap-marks">
+                                {format!(
+                                    "{MARK} the gap's 95% interval, from the model's trajectories resampled within the model, excludes 0 (hover a cell for its interval).",
+                                )}
+                            </p>
+                        }
+                    })}
             }
         }}
         {move || {

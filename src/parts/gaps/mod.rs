@@ -20,6 +20,7 @@ use crate::web;
 mod before;
 use crate::parts::misplaced::ErrorText;
 mod components;
+mod inference;
 use components::{CurrentView, DropZone, Summary};
 
 /// Where the last loaded file is kept in this browser (never uploaded).
@@ -52,6 +53,10 @@ pub(crate) struct GapsState {
     /// follow its answer: [`Workbench::finish_digests`]).
     pub(crate) shown_job: StoredValue<Option<JobId>>,
     pub(crate) digest: JobSlot<ask::Digests, ()>,
+    /// How sure each number of the analysis on screen is (asked for with a
+    /// button; cleared when another analysis is shown).
+    pub(crate) inference: JobSlot<ask::Inference>,
+    pub(crate) inference_progress: RwSignal<Option<gapscope_worker::Progress>>,
     /// The digests of the last source hashed (its label): a re-analysis of
     /// the same files (new settings) does not hash them again.
     pub(crate) digests: StoredValue<Option<(String, Vec<Input>)>>,
@@ -92,6 +97,8 @@ impl GapsState {
             job: JobSlot::new(),
             shown_job: StoredValue::new(None),
             digest: JobSlot::new(),
+            inference: JobSlot::new(),
+            inference_progress: RwSignal::new(None),
             digests: StoredValue::new(None),
             progress: RwSignal::new(None),
             analysis: RwSignal::new(None),
@@ -140,18 +147,7 @@ impl Workbench {
     /// answer is applied; a failed one leaves the previous analysis on screen.
     pub(crate) fn run(self, source: Source) {
         let label = source_label(&source);
-        let k = self.knobs.get_untracked();
-        let request = Request {
-            source: source.clone(),
-            alpha: k.alpha,
-            bootstrap: k.bootstrap,
-            seed: k.seed,
-            roles: self.gaps.roles.get_untracked(),
-            pair: self.gaps.pair.get_untracked(),
-            macro_definition: k.macro_definition,
-            trajectories: self.gaps.trajectories.get_untracked(),
-            derived: self.gaps.derived.get_value(),
-        };
+        let request = self.request(source.clone());
         let files = self.files_of(&source);
         // A newer request supersedes the running one: stop it for real.
         self.gaps.job.cancel(self.workers);
@@ -177,6 +173,22 @@ impl Workbench {
         );
         if with_overview {
             self.traj.overview_job.set_value(Some(id));
+        }
+    }
+
+    /// A request for `source` with the current settings.
+    pub(crate) fn request(self, source: Source) -> Request {
+        let k = self.knobs.get_untracked();
+        Request {
+            source,
+            alpha: k.alpha,
+            bootstrap: k.bootstrap,
+            seed: k.seed,
+            roles: self.gaps.roles.get_untracked(),
+            pair: self.gaps.pair.get_untracked(),
+            macro_definition: k.macro_definition,
+            trajectories: self.gaps.trajectories.get_untracked(),
+            derived: self.gaps.derived.get_value(),
         }
     }
 
@@ -325,6 +337,7 @@ impl Workbench {
                     self.gaps.source.set_value(source.clone());
                     self.gaps.shown_job.set_value(id);
                     let pending = hashing(&a);
+                    self.clear_inference();
                     self.gaps.analysis.set(Some(a));
                     if let (true, Some(id)) = (pending, id) {
                         // After the views have drawn the answer: hashing

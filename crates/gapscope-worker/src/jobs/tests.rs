@@ -547,3 +547,91 @@ fn a_small_answer_comes_whole() {
         Some(FromWorker::Done { id: 4, .. })
     ));
 }
+
+/// The inference job through the protocol: on the embedded corpus it
+/// resamples the trajectories (gap intervals) and its JSON is the core's
+/// `infer` on the analysis the analysis job reports; on the example (a
+/// table, no trajectories) there are none; its progress comes first.
+#[test]
+fn the_inference_job_is_the_cores_inference_of_the_analysis() {
+    let request = Request {
+        bootstrap: 100,
+        ..Request::new(Source::Corpus)
+    };
+    let messages = exchange(
+        3,
+        Job::Inference {
+            request: request.clone(),
+            permutations: 49,
+            delta_permutations: 9,
+        },
+    );
+    assert!(matches!(
+        messages.first(),
+        Some(FromWorker::Progress { .. })
+    ));
+    let Some(FromWorker::Done {
+        answer: Answer::Inference(page),
+        ..
+    }) = messages.last()
+    else {
+        panic!(
+            "no inference answer: {:?}",
+            messages
+                .last()
+                .map(|m| format!("{m:?}").chars().take(200).collect::<String>())
+        );
+    };
+    let page = page.as_ref().as_ref().unwrap();
+    let json: serde_json::Value = serde_json::from_str(&page.json).unwrap();
+    assert!(
+        json["gap_intervals"].is_object(),
+        "the corpus's trajectories are resampled"
+    );
+    assert_eq!(json["permutations"]["permutations"], 49);
+    assert_eq!(json["delta_q2"]["permutations"], 9);
+    // The report the analysis job gives, inferred by the core, is this JSON.
+    let analysis = handle(&request).unwrap();
+    let settings = analysis.report.settings.to_settings().unwrap();
+    let inputs = gapscope_data::ingest::read_inputs_from(
+        crate::attached::input_files(&Source::Corpus, Vec::new())
+            .unwrap()
+            .0,
+        &TrajectoryOptions::default(),
+        &gapscope_data::ingest::Messages::Counts,
+        false,
+    )
+    .unwrap();
+    let samples = gapscope_data::operations::operation_samples(
+        &inputs.corpus.trajectories,
+        &TrajectoryOptions::default().profile_options(),
+    );
+    let core = gapscope_gaps::inference::infer(
+        &analysis.report.input,
+        &settings,
+        &analysis.report,
+        Some(&samples),
+        49,
+        9,
+    )
+    .unwrap();
+    assert_eq!(page.json, serde_json::to_string_pretty(&core).unwrap());
+
+    let example = run_job(
+        &Job::Inference {
+            request: Request {
+                bootstrap: 100,
+                ..Request::new(Source::Example)
+            },
+            permutations: 0,
+            delta_permutations: 0,
+        },
+        Vec::new(),
+        &mut |_| {},
+    );
+    let Answer::Inference(page) = example else {
+        panic!("not an inference answer");
+    };
+    let json: serde_json::Value = serde_json::from_str(&page.unwrap().json).unwrap();
+    assert!(json["gap_intervals"].is_null() && json["permutations"].is_null());
+}

@@ -287,6 +287,29 @@ result_reply!(
     Option<gapscope_view::conversation::ConversationPage>
 );
 
+/// [`Job::Inference`]: how sure each number of an analysis is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Inference {
+    pub request: Request,
+    pub permutations: usize,
+    pub delta_permutations: usize,
+}
+
+impl From<Inference> for Job {
+    fn from(a: Inference) -> Job {
+        Job::Inference {
+            request: a.request,
+            permutations: a.permutations,
+            delta_permutations: a.delta_permutations,
+        }
+    }
+}
+result_reply!(
+    Inference,
+    Inference,
+    gapscope_view::inference::InferencePage
+);
+
 /// [`Job::Stability`]: cross-task stability of the gaps.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stability {

@@ -22,6 +22,7 @@ use gapscope_runtime::RuntimeReport;
 use gapscope_stats::Alpha;
 use gapscope_synth::runtime_sim::SimParams;
 use gapscope_view::conversation::ConversationPage;
+use gapscope_view::inference::InferencePage;
 use serde::{Deserialize, Serialize};
 
 /// What to analyse.
@@ -195,6 +196,16 @@ pub enum Job {
         id: String,
         operations: Vec<String>,
     },
+    /// How sure each number of the analysis of `request` is
+    /// (`gapscope_gaps::inference::infer`, as `gapscope report --json
+    /// --inference`): `permutations` per single-target permutation test,
+    /// `delta_permutations` for ΔQ²(F+O − F); the answer is written as the
+    /// page shows it (`gapscope_view::inference::page`).
+    Inference {
+        request: Request,
+        permutations: usize,
+        delta_permutations: usize,
+    },
     /// Cross-task stability of the gaps (profile + trajectory files).
     Stability {
         source: Source,
@@ -279,6 +290,7 @@ impl Job {
             Job::Overview { .. } => "Overview",
             Job::Trajectory { .. } => "Trajectory",
             Job::Conversation { .. } => "Conversation",
+            Job::Inference { .. } => "Inference",
             Job::Stability { .. } => "Stability",
             Job::Compare { .. } => "Compare",
             Job::Evidence { .. } => "Evidence",
@@ -298,7 +310,7 @@ impl Job {
     pub fn reads_user_files(&self) -> bool {
         let user = |s: &Source| !matches!(s, Source::Example | Source::Corpus);
         match self {
-            Job::Analyze(r) | Job::Import(r) => user(&r.source),
+            Job::Analyze(r) | Job::Import(r) | Job::Inference { request: r, .. } => user(&r.source),
             Job::Overview { source, .. }
             | Job::Trajectory { source, .. }
             | Job::Conversation { source, .. }
@@ -317,8 +329,9 @@ impl Job {
     /// (the Markdown parser), the teaching view's recovery experiment (the
     /// corpus generator), or cross-task stability and run comparisons
     /// (their splits, runs and paired statistics: ~62 KB of the first
-    /// load's worker, gzipped): their code is linked into that worker
-    /// only, not into the first load's.
+    /// load's worker, gzipped), or the inference (permutation tests, gap
+    /// intervals): their code is linked into that worker only, not into
+    /// the first load's.
     #[must_use]
     pub fn in_files_worker(&self) -> bool {
         self.reads_user_files()
@@ -329,6 +342,7 @@ impl Job {
                     | Job::Recovery { .. }
                     | Job::Stability { .. }
                     | Job::Compare { .. }
+                    | Job::Inference { .. }
             )
     }
 
@@ -342,6 +356,7 @@ impl Job {
             | Job::Trajectory { .. }
             | Job::Conversation { .. }
             | Job::Stability { .. }
+            | Job::Inference { .. }
             | Job::Compare { .. }
             | Job::Recovery { .. }
             | Job::ProxyLabels { .. }
@@ -365,6 +380,7 @@ pub enum Answer {
     Trajectory(Box<Result<Option<Trajectory>, String>>),
     Conversation(Box<Result<Option<ConversationPage>, String>>),
     Stability(Box<Result<StabilityReport, String>>),
+    Inference(Box<Result<InferencePage, String>>),
     Compare(Box<Result<CompareReport, String>>),
     Evidence(Box<Result<Exported<EvidenceReport>, String>>),
     Recovery(Box<Result<Vec<RecoveryPoint>, String>>),
@@ -388,6 +404,7 @@ impl Answer {
             Answer::Trajectory(_) => "Trajectory",
             Answer::Conversation(_) => "Conversation",
             Answer::Stability(_) => "Stability",
+            Answer::Inference(_) => "Inference",
             Answer::Compare(_) => "Compare",
             Answer::Evidence(_) => "Evidence",
             Answer::Recovery(_) => "Recovery",

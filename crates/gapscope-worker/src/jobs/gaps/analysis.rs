@@ -319,7 +319,7 @@ fn recipe_of(request: &Request, inputs: &Inputs) -> Recipe {
 }
 
 /// The request's settings, validated.
-fn request_settings(request: &Request) -> Result<Settings, String> {
+pub(super) fn request_settings(request: &Request) -> Result<Settings, String> {
     let settings = Settings {
         alpha: Alpha::new(request.alpha).map_err(|e| e.to_string())?,
         bootstrap: request.bootstrap,
@@ -344,7 +344,7 @@ fn as_report(text: &str) -> Option<Report> {
 
 /// A gapscope JSON report, read whole, or the file as it was (a reader
 /// keeps streaming; only its head was looked at).
-fn report_or_file(file: Attached) -> Result<(Option<Report>, Attached), String> {
+pub(super) fn report_or_file(file: Attached) -> Result<(Option<Report>, Attached), String> {
     use std::io::Read;
     let looks_like_report = |head: &[u8]| {
         let t = String::from_utf8_lossy(head);

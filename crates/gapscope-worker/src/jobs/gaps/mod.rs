@@ -4,6 +4,7 @@
 //! manifest's digests, and the teaching view's recovery curve ([`teaching`]).
 
 pub mod analysis;
+pub mod inference;
 pub mod proxy_labels;
 pub mod teaching;
 pub mod trajectories;
@@ -66,8 +67,19 @@ pub fn run(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progress
                 whole(attached).and_then(|files| proxy_labels::proxy_label_file(source, &files)),
             ))
         }
-        // Stability and run comparisons: their statistics stay out of the
-        // first load's worker.
+        // The inference, stability and run comparisons: their statistics
+        // stay out of the first load's worker.
+        Job::Inference {
+            request,
+            permutations,
+            delta_permutations,
+        } => Answer::Inference(Box::new(inference::inference(
+            request,
+            attached,
+            *permutations,
+            *delta_permutations,
+            progress,
+        ))),
         Job::Stability {
             source,
             options,
@@ -129,7 +141,8 @@ fn run_common(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progr
         | Job::ProxyLabels { .. }
         | Job::Recovery { .. }
         | Job::Stability { .. }
-        | Job::Compare { .. } => Answer::Failed(format!(
+        | Job::Compare { .. }
+        | Job::Inference { .. } => Answer::Failed(format!(
             "internal error: job {} runs in the files worker",
             job.kind()
         )),

@@ -1,0 +1,212 @@
+//! How sure each number is: the inference job (run in the files worker,
+//! which writes its tables and charts: `gapscope_view::inference::page`)
+//! and its panels in the Association, Predictability, Realization gaps and
+//! Penalty views. Asked for with a button: its permutation tests and
+//! resamplings take seconds on large inputs.
+
+use gapscope_gaps::inference::{DEFAULT_DELTA_PERMUTATIONS, DEFAULT_PERMUTATIONS};
+use gapscope_view::inference::PanelText;
+use gapscope_worker::ask;
+use leptos::prelude::*;
+
+use crate::parts::Workbench;
+use crate::web;
+
+impl Workbench {
+    /// Ask for the inference of the analysis on screen (its source and the
+    /// current settings); a running one is replaced.
+    pub(crate) fn request_inference(self) {
+        let source = self.gaps.source.get_value();
+        let files = self.files_of(&source);
+        let request = self.request(source);
+        self.gaps.inference.cancel(self.workers);
+        self.gaps.inference.answer.set(None);
+        self.gaps.inference_progress.set(None);
+        self.gaps.inference.start(
+            self.workers,
+            ask::Inference {
+                request,
+                permutations: DEFAULT_PERMUTATIONS,
+                delta_permutations: DEFAULT_DELTA_PERMUTATIONS,
+            },
+            files,
+            move |p| self.gaps.inference_progress.set(Some(p)),
+            move |_, answer| {
+                self.gaps.inference_progress.set(None);
+                self.gaps.inference.answer.set(Some(answer));
+            },
+        );
+    }
+
+    /// Forget the inference on screen (a new analysis is shown).
+    pub(crate) fn clear_inference(self) {
+        self.gaps.inference.cancel(self.workers);
+        self.gaps.inference_progress.set(None);
+        self.gaps.inference.answer.set(None);
+    }
+}
+
+/// The inference's panels of `view` (a `gapscope_view::gaps::VIEWS` id),
+/// or the button that asks for them, its progress, or its error.
+#[component]
+pub(crate) fn InferencePanels(wb: Workbench, view: &'static str) -> impl IntoView {
+    let settings = move || {
+        let k = wb.knobs.get();
+        format!(
+            "{} bootstrap draws (seed {}), {DEFAULT_PERMUTATIONS} permutations per target, {DEFAULT_DELTA_PERMUTATIONS} for ΔQ²",
+            k.bootstrap, k.seed
+        )
+    };
+    view! {
+        <section class="inference" data-testid="inference" data-view=view>
+            <h3>"How sure is each number?"</h3>
+            {move || match wb.gaps.inference.answer.get() {
+                None if wb.gaps.inference.running() => {
+                    view! {
+                        <p class="detail" data-testid="inference-progress">
+                            {move || {
+                                wb.gaps
+                                    .inference_progress
+                                    .get()
+                                    .map_or_else(
+                                        || "Starting…".to_string(),
+                                        |p| format!("{} of {}: {}", p.step, p.of, p.label),
+                                    )
+                            }}
+                            " "
+                            <button class="link" on:click=move |_| wb.clear_inference()>
+                                "Cancel"
+                            </button>
+                        </p>
+                    }
+                        .into_any()
+                }
+                None => {
+                    view! {
+                        <p class="detail">
+                            <button
+                                data-testid="run-inference"
+                                on:click=move |_| wb.request_inference()
+                            >
+                                "Compute intervals and tests"
+                            </button>
+                            " "
+                            {settings}
+                            ": gap intervals from each model's trajectories, permutation p-values of Q², ρ intervals, adjusted correlation p-values, coefficients, nested selection."
+                        </p>
+                    }
+                        .into_any()
+                }
+                Some(Err(e)) => {
+                    view! {
+                        <p class="error" data-testid="inference-error">
+                            {e}
+                        </p>
+                    }
+                        .into_any()
+                }
+                Some(Ok(page)) => {
+                    let json = page.json.clone();
+                    view! {
+                        {page
+                            .panels
+                            .into_iter()
+                            .filter(|p| p.view == view)
+                            .map(|panel| view! { <Panel wb=wb panel=panel /> })
+                            .collect_view()}
+                        <p class="detail">
+                            {settings} ". "
+                            <button
+                                class="link"
+                                data-testid="export-inference"
+                                on:click=move |_| {
+                                    let _ = web::download(
+                                        &format!("{}-inference.json", wb.file_stem()),
+                                        "application/json",
+                                        &json,
+                                    );
+                                }
+                            >
+                                "Download the inference (JSON)"
+                            </button> " "
+                            <button class="link" on:click=move |_| wb.request_inference()>
+                                "Compute again"
+                            </button>
+                        </p>
+                    }
+                        .into_any()
+                }
+            }}
+        </section>
+    }
+}
+
+/// One panel: its table or chart (HTML written by the files worker) and its
+/// downloads.
+#[component]
+fn Panel(wb: Workbench, panel: PanelText) -> impl IntoView {
+    let PanelText {
+        name,
+        csv,
+        latex,
+        html,
+        ..
+    } = panel;
+    let chart = csv.is_empty();
+    let (n1, n2) = (name.clone(), name.clone());
+    view! {
+        <div class="table-wrap" data-testid="inference-panel" data-name=name.clone()>
+            <div class="table-box" inner_html=html.clone()></div>
+            <div class="exports">
+                {if chart {
+                    view! {
+                        <button
+                            class="link"
+                            data-testid="export-svg"
+                            on:click=move |_| {
+                                let _ = web::download(
+                                    &format!("{}-{n1}.svg", wb.file_stem()),
+                                    "image/svg+xml",
+                                    &html,
+                                );
+                            }
+                        >
+                            "SVG"
+                        </button>
+                    }
+                        .into_any()
+                } else {
+                    view! {
+                        <button
+                            class="link"
+                            data-testid="export-csv"
+                            on:click=move |_| {
+                                let _ = web::download(
+                                    &format!("{}-{n1}.csv", wb.file_stem()),
+                                    "text/csv",
+                                    &csv,
+                                );
+                            }
+                        >
+                            "CSV"
+                        </button>
+                        <button
+                            class="link"
+                            data-testid="export-latex"
+                            on:click=move |_| {
+                                let _ = web::download(
+                                    &format!("{}-{n2}.tex", wb.file_stem()),
+                                    "text/x-tex",
+                                    &latex,
+                                );
+                            }
+                        >
+                            "LaTeX"
+                        </button>
+                    }
+                        .into_any()
+                }}
+            </div>
+        </div>
+    }
+}
