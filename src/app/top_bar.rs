@@ -54,9 +54,18 @@ pub(crate) fn SettingsBar(wb: Workbench) -> impl IntoView {
     let export_json = move |_| {
         let (name, text) = match wb.area.get_untracked() {
             Area::Gaps => match wb.gaps.analysis.get_untracked() {
+                // With its inference once computed (cleared by the next
+                // analysis), as `report --json --inference` writes it.
                 Some(a) => (
                     format!("{}-report.json", wb.file_stem()),
-                    serde_json::to_string_pretty(&a.report),
+                    serde_json::to_string_pretty(&a.report).map(|text| {
+                        wb.gaps.inference.answer.with_untracked(|i| match i {
+                            Some(Ok(page)) => {
+                                gapscope_view::inference::with_inference(&text, &page.json)
+                            }
+                            _ => text,
+                        })
+                    }),
                 ),
                 None => match wb.cmp.report.answer.get_untracked() {
                     Some(Ok(r)) => (

@@ -1,7 +1,8 @@
 // How sure each number is (issue 19), browser against native: the page's
 // "Compute intervals and tests" runs the inference in the files worker; its
-// JSON download equals `gapscope report --json --inference` (same files and
-// settings) under `inference`, number by number (the determinism walk); the
+// JSON download, and the report's export then, equal `gapscope report --json
+// --inference` (same files and settings) under `inference`, number by number
+// (the determinism walk); the
 // gap heatmap marks exactly the gaps whose interval (from the CLI) excludes
 // 0, and the hover card shows the interval; the Association, Predictability
 // and Penalty views show their panels (adjusted p-values, permutation
@@ -69,6 +70,11 @@ test('asked for in the Realization gaps view, the inference equals the CLI\'s, n
   const diffs = differences(JSON.parse(text), native.inference);
   assert.deepEqual(diffs, [], `${diffs.length} differences`);
   assert.ok(native.inference.gap_intervals, 'the trajectories give gap intervals');
+  // "Export report (JSON)" now carries it too, as the CLI's last key.
+  const exported = JSON.parse((await wb.download(() => page.getByTestId('export-json').click())).text);
+  assert.deepEqual(Object.keys(exported), Object.keys(native));
+  assert.deepEqual(differences(exported.inference, native.inference), []);
+  assert.deepEqual(differences(exported.operations, native.operations), []);
 });
 
 test('the heatmap marks exactly the gaps whose interval excludes 0, and the hover card shows the interval', async () => {

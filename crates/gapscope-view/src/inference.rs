@@ -72,6 +72,34 @@ pub fn page(report: &Report, inference: &Inference, json: String) -> InferencePa
     }
 }
 
+/// A report's JSON text (`serde_json::to_string_pretty`) with the
+/// inference's (the same) added as its last key, `inference`: the text
+/// `gapscope report --json --inference` writes (without its final newline),
+/// so the page's export of an analysis whose inference was computed is the
+/// CLI's. A text that is not a JSON object is returned as it was.
+#[must_use]
+pub fn with_inference(report: &str, inference: &str) -> String {
+    let Some(body) = report.trim_end().strip_suffix('}') else {
+        return report.to_string();
+    };
+    let body = body.trim_end();
+    let mut out = String::with_capacity(report.len() + inference.len() + inference.len() / 8);
+    out.push_str(body);
+    // An empty object has nothing to separate.
+    out.push_str(if body.ends_with('{') { "\n" } else { ",\n" });
+    out.push_str("  \"inference\": ");
+    // One level deeper: JSON strings hold no raw newline, so every line
+    // but the first is indented by two more spaces.
+    for (i, line) in inference.trim_end().lines().enumerate() {
+        if i > 0 {
+            out.push_str("\n  ");
+        }
+        out.push_str(line);
+    }
+    out.push_str("\n}");
+    out
+}
+
 /// A table or a chart of one view ([`crate::gaps::VIEWS`]' ids).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Shown {
@@ -551,6 +579,57 @@ mod tests {
             "a rounding-error bound is 0"
         );
         assert_eq!(h.cells[1][1].detail.matches('\n').count(), 1);
+    }
+
+    /// The report's text with the inference added is the text of one
+    /// struct that flattens the report beside `inference` (as the CLI
+    /// writes it), for a real report and for empty objects.
+    #[test]
+    fn with_inference_is_the_clis_text() {
+        #[derive(Serialize)]
+        struct With<'a, R: Serialize, I: Serialize> {
+            #[serde(flatten)]
+            report: &'a R,
+            inference: &'a I,
+        }
+        let table = gapscope_data::ProfileTable::read(
+            &gapscope_synth::profiles::example_csv(),
+            &gapscope_data::RoleOverrides::default(),
+        )
+        .unwrap();
+        let settings = Settings {
+            bootstrap: 50,
+            ..Settings::default()
+        };
+        let report = gapscope_gaps::analyze(&table, &settings).unwrap();
+        let inference =
+            gapscope_gaps::inference::infer(&table, &settings, &report, None, 9, 0).unwrap();
+        let expected = serde_json::to_string_pretty(&With {
+            report: &report,
+            inference: &inference,
+        })
+        .unwrap();
+        let got = with_inference(
+            &serde_json::to_string_pretty(&report).unwrap(),
+            &serde_json::to_string_pretty(&inference).unwrap(),
+        );
+        assert_eq!(got, expected);
+        let empty = serde_json::Map::new();
+        let one: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(r#"{"a": [1, {"b": null}]}"#).unwrap();
+        for (r, i) in [(&empty, &one), (&one, &empty), (&one, &one)] {
+            let expected = serde_json::to_string_pretty(&With {
+                report: r,
+                inference: i,
+            })
+            .unwrap();
+            let got = with_inference(
+                &serde_json::to_string_pretty(r).unwrap(),
+                &serde_json::to_string_pretty(i).unwrap(),
+            );
+            assert_eq!(got, expected);
+        }
+        assert_eq!(with_inference("[1]", "{}"), "[1]");
     }
 
     /// The page of a synthetic corpus's inference: its marks are the gap
