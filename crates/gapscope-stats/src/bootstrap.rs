@@ -254,23 +254,72 @@ impl GroupBootstrap {
     /// complete (observed, predicted) pairs of its drawn groups' models, a
     /// group drawn twice entering twice; a draw with fewer than 3 distinct
     /// models or a constant side is skipped and counted.
+    ///
+    /// Each draw is a count per model (its group's multiplicity): ρ comes
+    /// from ranks by counts over the two samples' presorted orders, O(n) a
+    /// draw, bit for bit the ρ of the pooled list (ranks are halves of
+    /// integers, so every sum is exact; a draw that may pool 2¹⁷ pairs or
+    /// more ranks its pooled list instead).
     pub fn spearman_interval(
         &self,
         groups: &[usize],
         observed: &[Option<f64>],
         predicted: &[Option<f64>],
     ) -> Interval {
-        let mut members: Vec<Vec<(f64, f64)>> = vec![Vec::new(); self.n_groups];
+        let (mut ys, mut ps, mut group_of) = (Vec::new(), Vec::new(), Vec::new());
         for i in 0..observed.len() {
             if let (Some(y), Some(p)) = (observed[i], predicted[i]) {
-                members[groups[i]].push((y, p));
+                ys.push(y);
+                ps.push(p);
+                group_of.push(groups[i]);
             }
         }
-        let mut seen = vec![usize::MAX; self.n_groups];
-        let (mut ys, mut ps) = (Vec::new(), Vec::new());
+        let mut group_size = vec![0usize; self.n_groups];
+        for &g in &group_of {
+            group_size[g] += 1;
+        }
+        let largest = group_size.iter().max().copied().unwrap_or(0);
+        if self.n_groups * largest >= EXACT_BELOW {
+            return self.pooled_spearman_interval(&group_of, &ys, &ps);
+        }
+        let (by_y, by_p) = (CountedRanks::new(&ys), CountedRanks::new(&ps));
+        let mut multiplicity = vec![0usize; self.n_groups];
+        let mut counts = vec![0usize; ys.len()];
+        let (mut ry, mut rp) = (vec![0.0; ys.len()], vec![0.0; ys.len()]);
         let rho = (0..self.draws).map(|d| {
-            ys.clear();
-            ps.clear();
+            multiplicity.fill(0);
+            for &g in &self.picks[d * self.n_groups..(d + 1) * self.n_groups] {
+                multiplicity[g as usize] += 1;
+            }
+            let distinct: usize = (0..self.n_groups)
+                .filter(|&g| multiplicity[g] > 0)
+                .map(|g| group_size[g])
+                .sum();
+            if distinct < 3 {
+                return None;
+            }
+            for (c, &g) in counts.iter_mut().zip(&group_of) {
+                *c = multiplicity[g];
+            }
+            counted_spearman(&by_y, &by_p, &counts, &mut ry, &mut rp)
+        });
+        let kept: Vec<Option<f64>> = rho.collect();
+        collect_interval(kept.into_iter(), self.draws)
+    }
+
+    /// [`GroupBootstrap::spearman_interval`] by listing each draw's pairs
+    /// and ranking them (draws whose pooled list may be too long for
+    /// [`counted_spearman`]'s exact sums).
+    fn pooled_spearman_interval(&self, group_of: &[usize], ys: &[f64], ps: &[f64]) -> Interval {
+        let mut members: Vec<Vec<(f64, f64)>> = vec![Vec::new(); self.n_groups];
+        for ((&g, &y), &p) in group_of.iter().zip(ys).zip(ps) {
+            members[g].push((y, p));
+        }
+        let mut seen = vec![usize::MAX; self.n_groups];
+        let (mut dy, mut dp) = (Vec::new(), Vec::new());
+        let rho = (0..self.draws).map(|d| {
+            dy.clear();
+            dp.clear();
             let mut distinct = 0;
             for &g in &self.picks[d * self.n_groups..(d + 1) * self.n_groups] {
                 let g = g as usize;
@@ -279,18 +328,110 @@ impl GroupBootstrap {
                     distinct += members[g].len();
                 }
                 for &(y, p) in &members[g] {
-                    ys.push(y);
-                    ps.push(p);
+                    dy.push(y);
+                    dp.push(p);
                 }
             }
             if distinct < 3 {
                 return None;
             }
-            crate::summary::spearman(&ys, &ps)
+            crate::summary::spearman(&dy, &dp)
         });
         let kept: Vec<Option<f64>> = rho.collect();
         collect_interval(kept.into_iter(), self.draws)
     }
+}
+
+/// Pooled lists shorter than this are ranked by counts ([`counted_spearman`]).
+const EXACT_BELOW: usize = 1 << 17;
+
+/// One sample's order and tie blocks, for ranking any multiset of its
+/// values (each value repeated `counts[i]` times) in one pass.
+#[derive(Clone, Debug)]
+struct CountedRanks {
+    /// Indices by value (`f64::total_cmp`).
+    order: Vec<usize>,
+    /// Where each tie block starts in `order` (values `==` to their
+    /// neighbour share a block, as [`crate::summary::average_ranks`] has
+    /// them), then `order.len()`.
+    starts: Vec<usize>,
+}
+
+impl CountedRanks {
+    fn new(x: &[f64]) -> Self {
+        let mut order: Vec<usize> = (0..x.len()).collect();
+        order.sort_by(|&a, &b| x[a].total_cmp(&x[b]));
+        let mut starts = Vec::new();
+        for k in 0..order.len() {
+            if k == 0 || x[order[k]] != x[order[k - 1]] {
+                starts.push(k);
+            }
+        }
+        starts.push(order.len());
+        CountedRanks { order, starts }
+    }
+
+    /// The average rank of each value in the multiset (`ranks[i]`, for
+    /// `counts[i]` > 0), and whether it holds more than one distinct value.
+    /// A block of `c` copies after `below` smaller values spans ranks
+    /// `below + 1 ..= below + c`: their average `(2 below + c + 1) / 2`,
+    /// the value `average_ranks` gives each of the pooled copies.
+    fn rank(&self, counts: &[usize], ranks: &mut [f64]) -> bool {
+        let mut below = 0usize;
+        let mut blocks = 0;
+        for w in self.starts.windows(2) {
+            let block = &self.order[w[0]..w[1]];
+            let c: usize = block.iter().map(|&i| counts[i]).sum();
+            if c == 0 {
+                continue;
+            }
+            blocks += 1;
+            let r = (2 * below + c + 1) as f64 / 2.0;
+            for &i in block {
+                ranks[i] = r;
+            }
+            below += c;
+        }
+        blocks > 1
+    }
+}
+
+/// Spearman's ρ of the multiset of pairs `(y_i, p_i)`, each `counts[i]`
+/// times: the Pearson correlation of their average ranks, as
+/// [`crate::summary::spearman`] computes it on the pooled list, and equal
+/// to it bit for bit: ranks are halves of integers, so every mean,
+/// deviation, product and sum below is exact in f64 while the pooled list
+/// is shorter than [`EXACT_BELOW`] (every sum of squares is below
+/// n³/12 < 2⁴⁸ in quarters). `None` when a side is constant or fewer
+/// than 3 pairs are pooled.
+fn counted_spearman(
+    by_y: &CountedRanks,
+    by_p: &CountedRanks,
+    counts: &[usize],
+    ry: &mut [f64],
+    rp: &mut [f64],
+) -> Option<f64> {
+    let n: usize = counts.iter().sum();
+    debug_assert!(n < EXACT_BELOW, "counted ranks are exact below 2^17 pairs");
+    if n < crate::summary::MIN_PAIRS {
+        return None;
+    }
+    if !by_y.rank(counts, ry) || !by_p.rank(counts, rp) {
+        return None;
+    }
+    let mean = (n + 1) as f64 / 2.0;
+    let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
+    for i in 0..counts.len() {
+        if counts[i] > 0 {
+            let c = counts[i] as f64;
+            let (a, b) = (ry[i] - mean, rp[i] - mean);
+            sxy += c * a * b;
+            sxx += c * a * a;
+            syy += c * b * b;
+        }
+    }
+    let r = sxy / (sxx.sqrt() * syy.sqrt());
+    r.is_finite().then(|| r.clamp(-1.0, 1.0))
 }
 
 /// Intervals of the three metrics.
@@ -487,6 +628,71 @@ mod tests {
         assert_eq!(got.lo, percentile(&rhos, 2.5));
         assert_eq!(got.hi, percentile(&rhos, 97.5));
         assert!(got.lo.unwrap() < got.hi.unwrap());
+    }
+
+    /// ρ of a multiset by counts is the ρ of the pooled list, bit for bit
+    /// (or both `None`): random values with many ties and ±0, random counts
+    /// with zeros; and the pooled path of the interval equals the counted.
+    #[test]
+    fn counted_spearman_equals_the_pooled_list() {
+        let mut s = 3u64;
+        let mut next = move || {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            s >> 33
+        };
+        let (mut agree, mut none) = (0, 0);
+        for case in 0..3000 {
+            let n = 1 + (next() % 40) as usize;
+            let ties = [2u64, 5, 1 << 30][case % 3];
+            let value = |k: u64| {
+                let x = (k % ties) as f64 - (ties / 2) as f64;
+                if x == 0.0 && k.is_multiple_of(2) {
+                    -0.0
+                } else {
+                    x * 0.3
+                }
+            };
+            let ys: Vec<f64> = (0..n).map(|_| value(next())).collect();
+            let ps: Vec<f64> = (0..n).map(|_| value(next())).collect();
+            let counts: Vec<usize> = (0..n).map(|_| (next() % 4) as usize).collect();
+            let (mut py, mut pp) = (Vec::new(), Vec::new());
+            for i in 0..n {
+                for _ in 0..counts[i] {
+                    py.push(ys[i]);
+                    pp.push(ps[i]);
+                }
+            }
+            let (mut ry, mut rp) = (vec![0.0; n], vec![0.0; n]);
+            let got = counted_spearman(
+                &CountedRanks::new(&ys),
+                &CountedRanks::new(&ps),
+                &counts,
+                &mut ry,
+                &mut rp,
+            );
+            let want = crate::summary::spearman(&py, &pp);
+            assert_eq!(got.map(f64::to_bits), want.map(f64::to_bits), "case {case}");
+            if got.is_some() {
+                agree += 1;
+            } else {
+                none += 1;
+            }
+        }
+        assert!(agree > 1000 && none > 100, "{agree} defined, {none} not");
+
+        let groups: Vec<usize> = (0..30).map(|i| i % 7).collect();
+        let observed: Vec<Option<f64>> = (0..30).map(|i| Some(f64::from((i * 7) % 5))).collect();
+        let predicted: Vec<Option<f64>> = (0..30).map(|i| Some(f64::from((i * 3) % 4))).collect();
+        let b = GroupBootstrap::new(7, 400, 5);
+        let counted = b.spearman_interval(&groups, &observed, &predicted);
+        let (ys, ps): (Vec<f64>, Vec<f64>) = observed
+            .iter()
+            .zip(&predicted)
+            .map(|(y, p)| (y.unwrap(), p.unwrap()))
+            .unzip();
+        assert_eq!(b.pooled_spearman_interval(&groups, &ys, &ps), counted);
     }
 
     #[test]
