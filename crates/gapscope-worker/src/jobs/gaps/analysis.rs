@@ -90,24 +90,13 @@ fn analyze_files(
     progress: &mut dyn FnMut(Progress),
 ) -> Response {
     let of = u32::try_from(STAGES.len()).map_or(u32::MAX, |n| n + 1);
-    // A single file may be a gapscope report (re-imported with its settings).
-    let (imported, attached) = match <[Attached; 1]>::try_from(attached) {
-        Ok([one]) => {
-            let (report, one) = report_or_file(one)?;
-            (report, vec![one])
-        }
-        Err(many) => (None, many),
-    };
-    let (files, synthetic) = input_files(&request.source, attached)?;
+    let Opened {
+        imported,
+        files,
+        synthetic,
+        name,
+    } = open(request, attached)?;
     let n_files = files.len();
-    let name = match request.source {
-        Source::Corpus => CORPUS_LABEL.to_string(),
-        _ => files
-            .iter()
-            .map(InputFile::name)
-            .collect::<Vec<_>>()
-            .join(" + "),
-    };
     let Prepared {
         table,
         settings,
@@ -192,12 +181,54 @@ fn analyze_files(
     })
 }
 
+/// A request's files as a job on them opens them.
+pub(super) struct Opened<'a> {
+    /// A single file that is a gapscope report (re-imported with its settings).
+    pub(super) imported: Option<Report>,
+    pub(super) files: Vec<InputFile<'a>>,
+    /// Built-in synthetic data.
+    pub(super) synthetic: bool,
+    /// How messages name the files.
+    pub(super) name: String,
+}
+
+/// Open `request`'s files: a single gapscope report among them is read
+/// whole, the rest are handed on as they are.
+pub(super) fn open(request: &Request, attached: Vec<Attached>) -> Result<Opened<'_>, String> {
+    let (imported, attached) = match <[Attached; 1]>::try_from(attached) {
+        Ok([one]) => {
+            let (report, one) = report_or_file(one)?;
+            (report, vec![one])
+        }
+        Err(many) => (None, many),
+    };
+    let (files, synthetic) = input_files(&request.source, attached)?;
+    let name = match request.source {
+        Source::Corpus => CORPUS_LABEL.to_string(),
+        _ => files
+            .iter()
+            .map(InputFile::name)
+            .collect::<Vec<_>>()
+            .join(" + "),
+    };
+    Ok(Opened {
+        imported,
+        files,
+        synthetic,
+        name,
+    })
+}
+
+/// A re-imported report's settings, validated (`name`: its file, for the message).
+pub(super) fn report_settings(old: &Report, name: &str) -> Result<Settings, String> {
+    old.settings
+        .to_settings()
+        .map_err(|e| format!("{name}: settings of the report: {e}"))
+}
+
 /// A re-imported report: its input table, its settings and its pair.
 fn reimported(old: &Report, name: &str, files: &[InputFile<'_>]) -> Result<Prepared, String> {
-    let settings = old
-        .settings
-        .to_settings()
-        .map_err(|e| format!("{name}: settings of the report: {e}"))?;
+    let settings = report_settings(old, name)?;
     let pair = old.association_sensitivity.as_ref().map(|a| Pair {
         foundational: a.foundational.clone(),
         operation: a.operation.clone(),
@@ -344,7 +375,7 @@ fn as_report(text: &str) -> Option<Report> {
 
 /// A gapscope JSON report, read whole, or the file as it was (a reader
 /// keeps streaming; only its head was looked at).
-pub(super) fn report_or_file(file: Attached) -> Result<(Option<Report>, Attached), String> {
+fn report_or_file(file: Attached) -> Result<(Option<Report>, Attached), String> {
     use std::io::Read;
     let looks_like_report = |head: &[u8]| {
         let t = String::from_utf8_lossy(head);

@@ -6,11 +6,10 @@
 //! report is inferred from its input and settings, without gap intervals
 //! (it carries no trajectories).
 
-use super::analysis::{report_or_file, request_settings};
-use crate::assets::CORPUS_LABEL;
-use crate::attached::{input_files, Attached};
-use crate::protocol::{Progress, Request, Source};
-use gapscope_data::ingest::{profiles_of_inputs, read_inputs_from, InputFile, Messages};
+use super::analysis::{open, report_settings, request_settings, Opened};
+use crate::attached::Attached;
+use crate::protocol::{Progress, Request};
+use gapscope_data::ingest::{profiles_of_inputs, read_inputs_from, Messages};
 use gapscope_data::operations::operation_samples;
 use gapscope_gaps::analysis::analyze;
 use gapscope_view::inference::InferencePage;
@@ -38,28 +37,15 @@ pub fn inference(
             of: STEPS,
         });
     };
-    let (imported, attached) = match <[Attached; 1]>::try_from(attached) {
-        Ok([one]) => {
-            let (report, one) = report_or_file(one)?;
-            (report, vec![one])
-        }
-        Err(many) => (None, many),
-    };
-    let (files, _) = input_files(&request.source, attached)?;
-    let name = match request.source {
-        Source::Corpus => CORPUS_LABEL.to_string(),
-        _ => files
-            .iter()
-            .map(InputFile::name)
-            .collect::<Vec<_>>()
-            .join(" + "),
-    };
+    let Opened {
+        imported,
+        files,
+        name,
+        ..
+    } = open(request, attached)?;
     step(1, format!("reading {name}"));
     let (table, settings, samples) = if let Some(old) = imported {
-        let settings = old
-            .settings
-            .to_settings()
-            .map_err(|e| format!("{name}: settings of the report: {e}"))?;
+        let settings = report_settings(&old, &name)?;
         (old.input, settings, None)
     } else {
         let settings = request_settings(request)?;
