@@ -36,16 +36,7 @@ pub(crate) fn TableView(
     #[prop(optional)] on_row: Option<Callback<usize>>,
     #[prop(optional)] windowed: bool,
 ) -> impl IntoView {
-    let slug: String = table
-        .title
-        .to_lowercase()
-        .chars()
-        .map(|c| if c.is_alphanumeric() { c } else { '-' })
-        .collect::<String>()
-        .split('-')
-        .filter(|s| !s.is_empty())
-        .collect::<Vec<_>>()
-        .join("-");
+    let slug = gapscope_view::table::slug(&table.title);
     let pickable = on_row.is_some();
     let win = Window::new(table.rows.len());
     let windowed = windowed && win.windowed();
