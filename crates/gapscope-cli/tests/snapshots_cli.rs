@@ -108,7 +108,7 @@ fn pieces(v: &Value, keys: &[&str]) -> Value {
 /// Every command's help: the commands, flags, defaults and their wording.
 #[test]
 fn help_of_every_command() {
-    let commands: [(&str, &[&str]); 13] = [
+    let commands: [(&str, &[&str]); 16] = [
         ("top", &[]),
         ("report", &["report"]),
         ("compare", &["compare"]),
@@ -116,6 +116,9 @@ fn help_of_every_command() {
         ("stability", &["stability"]),
         ("synth", &["synth"]),
         ("synth_trajectories", &["synth-trajectories"]),
+        ("synth_experiments", &["synth-experiments"]),
+        ("interventions", &["interventions"]),
+        ("continuations", &["continuations"]),
         ("tau2_check", &["tau2", "check"]),
         ("evidence_score", &["evidence", "score"]),
         ("evidence_worked", &["evidence", "worked"]),

@@ -46,6 +46,19 @@ pub struct OperationProfile {
     /// Trajectories in the corpus and in the subset.
     pub n_total: usize,
     pub n_used: usize,
+    /// Trajectories of experiments beside the corpus (they name a
+    /// `checkpoint`), not in `n_total`: the intervention and continuation
+    /// tables read them.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub n_experiment: usize,
+}
+
+#[allow(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's skip_serializing_if passes a reference"
+)]
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The mean of a trajectory's applicable labels for one operation.
@@ -63,7 +76,9 @@ struct Subset<'a> {
     operations: Vec<String>,
 }
 
-fn subset<'a>(trajectories: &'a [Trajectory], options: &ProfileOptions) -> Subset<'a> {
+fn subset<'a>(all: &'a [Trajectory], options: &ProfileOptions) -> Subset<'a> {
+    // An experiment's runs (a `checkpoint`) are not the corpus's.
+    let trajectories: Vec<&'a Trajectory> = all.iter().filter(|t| !t.is_experiment()).collect();
     let models: Vec<String> = gapscope_stats::heldout::reference::distinct_in_order(
         &trajectories
             .iter()
@@ -76,7 +91,7 @@ fn subset<'a>(trajectories: &'a [Trajectory], options: &ProfileOptions) -> Subse
     // Tasks are (domain, task id): airline `32` is not retail `32`.
     let mut all_tasks: Vec<TaskKey<'_>> = Vec::new();
     let mut seen_tasks: std::collections::HashSet<TaskKey<'_>> = Default::default();
-    for t in trajectories {
+    for t in &trajectories {
         if seen_tasks.insert(t.task_key()) {
             all_tasks.push(t.task_key());
         }
@@ -101,30 +116,15 @@ fn subset<'a>(trajectories: &'a [Trajectory], options: &ProfileOptions) -> Subse
     let task_set: std::collections::HashSet<TaskKey<'_>> = tasks.iter().copied().collect();
     let used: Vec<&Trajectory> = trajectories
         .iter()
+        .copied()
         .filter(|t| task_set.contains(&t.task_key()))
         .collect();
-    let qualified = several_domains(trajectories);
+    let qualified = several_domains(trajectories.iter().copied());
     let tasks: Vec<String> = tasks.iter().map(|k| k.label(qualified)).collect();
-    let operations = options.operations.clone().unwrap_or_else(|| {
-        let mut seen: Vec<String> = Vec::new();
-        for t in trajectories {
-            for op in t.labels.keys() {
-                if !seen.contains(op) {
-                    seen.push(op.clone());
-                }
-            }
-        }
-        let mut ordered: Vec<String> = crate::profile::DEFAULT_OPERATIONS
-            .iter()
-            .filter(|d| seen.iter().any(|s| s == *d))
-            .map(std::string::ToString::to_string)
-            .collect();
-        ordered.extend(
-            seen.into_iter()
-                .filter(|s| !crate::profile::DEFAULT_OPERATIONS.contains(&s.as_str())),
-        );
-        ordered
-    });
+    let operations = options
+        .operations
+        .clone()
+        .unwrap_or_else(|| labelled_operations(trajectories.iter().copied()));
     Subset {
         models,
         tasks,
@@ -169,6 +169,31 @@ pub struct OperationSamples {
     pub pooled: Vec<Vec<f64>>,
 }
 
+/// The operations the trajectories label, the paper's five first (in their
+/// order), then the others in the order first seen.
+pub fn labelled_operations<'a>(
+    trajectories: impl IntoIterator<Item = &'a Trajectory>,
+) -> Vec<String> {
+    let mut seen: Vec<String> = Vec::new();
+    for t in trajectories {
+        for op in t.labels.keys() {
+            if !seen.contains(op) {
+                seen.push(op.clone());
+            }
+        }
+    }
+    let mut ordered: Vec<String> = crate::profile::DEFAULT_OPERATIONS
+        .iter()
+        .filter(|d| seen.iter().any(|s| s == *d))
+        .map(std::string::ToString::to_string)
+        .collect();
+    ordered.extend(
+        seen.into_iter()
+            .filter(|s| !crate::profile::DEFAULT_OPERATIONS.contains(&s.as_str())),
+    );
+    ordered
+}
+
 /// The samples of [`operation_profile`] with the same `options`: its
 /// scores are 100 × the means of these.
 pub fn operation_samples(
@@ -207,6 +232,7 @@ pub fn operation_profile(
         used,
         operations,
     } = subset(trajectories, options);
+    let n_experiment = trajectories.iter().filter(|t| t.is_experiment()).count();
     let mut scores = Vec::new();
     let mut eligible = Vec::new();
     let mut reward = Vec::new();
@@ -257,7 +283,8 @@ pub fn operation_profile(
         macro_definition: options.macro_definition,
         pooled_macro,
         trajectories: counts,
-        n_total: trajectories.len(),
+        n_total: trajectories.len() - n_experiment,
+        n_experiment,
         n_used: used.len(),
         tasks,
         common_tasks_only: !options.all_tasks,

@@ -107,6 +107,73 @@ pub struct Trajectory {
     /// in the file's order. Dropped by a light read.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub scores: Vec<Score>,
+    /// The restored state a branch run or a continuation starts from
+    /// (spec: realization-gaps.md, "Experiments beside the corpus"). A
+    /// trajectory with a checkpoint is an experiment's, never the corpus's:
+    /// it is left out of the operation profile, the reward, the common-task
+    /// subset and stability ([`Trajectory::is_experiment`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<String>,
+    /// Which branch of a local content intervention this run is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<Branch>,
+    /// The intervention's name (`planning_repair`, …); an original or
+    /// control branch without one serves every intervention of its
+    /// (checkpoint, model).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intervention: Option<String>,
+    /// The intervention's stratum (`damage`, `repair`, …), read from the
+    /// edited branch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stratum: Option<String>,
+    /// The experimental condition the run ran under (continuations: `N`
+    /// natural, `I` the checking prompt).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+    /// The continuation round (`initial`, `expansion`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<String>,
+    /// `repetition`, an alias of `trial` read by the canonical reader
+    /// (`trial` wins when both are present); folded into `trial` there and
+    /// never written.
+    #[serde(default, skip_serializing)]
+    pub repetition: Option<i64>,
+    /// The constraint violations found in a continuation: an empty list
+    /// means checked and none found; `None` means not checked (not
+    /// scoreable).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub violations: Option<Vec<Violation>>,
+}
+
+/// The branch of a local content intervention (spec: realization-gaps.md,
+/// "Local content interventions").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Branch {
+    /// The run continued from the checkpoint as it was.
+    Original,
+    /// The run continued after the intervention's edit.
+    Edited,
+    /// The run continued after a semantics-preserving rewrite.
+    Control,
+}
+
+impl Branch {
+    pub fn name(self) -> &'static str {
+        match self {
+            Branch::Original => "original",
+            Branch::Edited => "edited",
+            Branch::Control => "control",
+        }
+    }
+}
+
+/// One constraint violation in a continuation: the 1-based assistant
+/// decision it was found at, and the constraint broken.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Violation {
+    pub step: u64,
+    pub constraint: String,
 }
 
 /// One score a file records for a trajectory ([`Trajectory::scores`]): the
@@ -141,6 +208,8 @@ pub struct MessageStats {
     pub tool_calls: usize,
     /// Tool results marked as errors.
     pub tool_errors: usize,
+    /// Assistant messages (a continuation's steps).
+    pub assistant: usize,
 }
 
 /// The domain of a trajectory whose file names none.
@@ -168,9 +237,9 @@ impl TaskKey<'_> {
 
 /// Whether the trajectories span more than one domain (then tasks are named
 /// `domain/id`, [`TaskKey::label`]).
-pub fn several_domains(trajectories: &[Trajectory]) -> bool {
+pub fn several_domains<'a>(trajectories: impl IntoIterator<Item = &'a Trajectory>) -> bool {
     let mut first: Option<&str> = None;
-    trajectories.iter().any(|t| {
+    trajectories.into_iter().any(|t| {
         let d = t.task_key().domain;
         *first.get_or_insert(d) != d
     })
@@ -227,7 +296,19 @@ impl Trajectory {
                 .iter()
                 .filter(|m| m.role == "tool" && m.error == Some(true))
                 .count(),
+            assistant: self
+                .messages
+                .iter()
+                .filter(|m| m.role == "assistant")
+                .count(),
         })
+    }
+
+    /// Whether the trajectory belongs to an experiment beside the corpus (it
+    /// names a `checkpoint`): excluded from the operation profile, the reward,
+    /// the common-task subset and stability.
+    pub fn is_experiment(&self) -> bool {
+        self.checkpoint.is_some()
     }
 
     /// Drop the messages, keeping their counts (a light read: what profiles,
@@ -391,6 +472,56 @@ pub(crate) fn check_names(t: &Trajectory, model: bool) -> Result<(), String> {
                 n.len()
             ));
         }
+    }
+    Ok(())
+}
+
+/// The experiment fields of a canonical trajectory (spec: realization-gaps.md,
+/// "Experiments beside the corpus"): names as [`bad_name`] wants them; the
+/// fields of a branch run or a continuation only with the `checkpoint` they
+/// continue from; violation steps 1-based, constraints named. Folds
+/// `repetition` into `trial` (`trial` wins).
+pub(crate) fn check_experiment(t: &mut Trajectory) -> Result<(), String> {
+    let named = [
+        ("checkpoint", &t.checkpoint),
+        ("intervention", &t.intervention),
+        ("stratum", &t.stratum),
+        ("condition", &t.condition),
+        ("round", &t.round),
+    ];
+    for (what, name) in named {
+        if let Some(why) = name.as_deref().and_then(|n| bad_name(what, n)) {
+            return Err(format!("trajectory `{}`: {why}", t.id));
+        }
+    }
+    if t.checkpoint.is_none() {
+        let needs = [
+            ("branch", t.branch.is_some()),
+            ("intervention", t.intervention.is_some()),
+            ("stratum", t.stratum.is_some()),
+            ("round", t.round.is_some()),
+            ("violations", t.violations.is_some()),
+        ];
+        if let Some((field, _)) = needs.iter().find(|(_, set)| *set) {
+            return Err(format!(
+                "trajectory `{}`: `{field}` belongs to a branch run or a continuation, which names the `checkpoint` it continues from; this line has no `checkpoint`",
+                t.id
+            ));
+        }
+    }
+    for (i, v) in t.violations.iter().flatten().enumerate() {
+        if v.step == 0 {
+            return Err(format!(
+                "trajectory `{}`: violations[{i}].step is 0; steps count the continuation's assistant messages from 1",
+                t.id
+            ));
+        }
+        if let Some(why) = bad_name("constraint", &v.constraint) {
+            return Err(format!("trajectory `{}`: violations[{i}]: {why}", t.id));
+        }
+    }
+    if t.trial.is_none() {
+        t.trial = t.repetition;
     }
     Ok(())
 }

@@ -5,6 +5,7 @@
 //! - [`analysis`]: [`analyze`] → [`Report`] (held-out ridge, metrics,
 //!   bootstrap intervals, gaps, reward prediction).
 //! - [`checks`]: warnings about the table itself.
+//! - [`experiments`]: interventions and continuations, beside the corpus.
 //! - [`inference`]: how sure each number is (computed apart from the analysis).
 //! - [`assoc`]: association sensitivity.
 //! - [`stability`]: cross-task stability of the operation profile.
@@ -18,6 +19,7 @@
 pub mod analysis;
 pub mod assoc;
 pub mod checks;
+pub mod experiments;
 pub mod inference;
 pub mod manifest;
 mod nested;

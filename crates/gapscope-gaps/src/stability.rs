@@ -414,6 +414,19 @@ pub fn stability(
         }
         None => trajectories,
     };
+    // An experiment's runs (a `checkpoint`) are not the corpus's
+    // (realization-gaps.md, "Experiments beside the corpus").
+    let corpus: Vec<Trajectory>;
+    let trajectories = if trajectories.iter().any(Trajectory::is_experiment) {
+        corpus = trajectories
+            .iter()
+            .filter(|t| !t.is_experiment())
+            .cloned()
+            .collect();
+        &corpus[..]
+    } else {
+        trajectories
+    };
     if let Some(t) = trajectories.iter().find(|t| t.scenario_group.is_none()) {
         return Err(StabilityError::NoGroup(t.id.clone()));
     }

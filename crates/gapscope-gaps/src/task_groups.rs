@@ -583,6 +583,7 @@ mod tests {
             source_id: None,
             details: vec![],
             scores: vec![],
+            ..Default::default()
         };
         assert_eq!(
             assign_groups(&[t], &g).unwrap_err().to_string(),

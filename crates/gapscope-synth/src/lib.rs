@@ -5,12 +5,14 @@
 //!   the benchmark data).
 //! - [`trajectories`]: trajectory corpora with planted gaps and instability,
 //!   and the recovery of the planted gaps through the ordinary analysis.
+//! - [`experiments`]: interventions and continuations with planted effects.
 //! - [`evidence_worked`]: the evidence-to-action worked case set and its
 //!   scripted trajectories.
 //! - [`runtime_sim`]: the runtime-contracts teaching simulator (scripted
 //!   policies, not language models) writing episode logs.
 
 pub mod evidence_worked;
+pub mod experiments;
 pub mod profiles;
 pub mod runtime_sim;
 pub mod trajectories;

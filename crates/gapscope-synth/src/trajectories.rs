@@ -379,6 +379,7 @@ pub fn generate(params: &TrajParams) -> Result<SyntheticCorpus, String> {
                     source_id: None,
                     details: Vec::new(),
                     scores: Vec::new(),
+                    ..Default::default()
                 });
             }
         }

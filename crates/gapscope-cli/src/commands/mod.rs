@@ -5,11 +5,13 @@
 
 mod compare;
 mod evidence;
+mod experiments;
 mod profiles;
 mod report;
 mod runtime;
 mod stability;
 mod synth;
+mod synth_experiments;
 mod synth_trajectories;
 mod tau2;
 
@@ -32,6 +34,15 @@ pub enum Command {
     /// Cross-task stability of the gaps: split the scenario groups into two
     /// halves, compute gaps in each, and correlate them across models.
     Stability(stability::StabilityArgs),
+    /// Local content interventions: branch runs (original, edited, control)
+    /// from restored checkpoints; contrasts per model, intervention and
+    /// stratum with task-clustered intervals, and the reward changes
+    /// (docs/experiments.md).
+    Interventions(experiments::InterventionsArgs),
+    /// Shared-initial-state continuations: coverage (Table 7), violations
+    /// per checkpoint and model (Table 15), later reversals
+    /// (docs/experiments.md).
+    Continuations(experiments::ContinuationsArgs),
     /// Evidence to action: score trajectories against case specs (docs/evidence.md).
     Evidence {
         #[command(subcommand)]
@@ -53,6 +64,10 @@ pub enum Command {
     /// Write a synthetic trajectory corpus with planted gaps (and optional
     /// planted instability): foundational.csv, trajectories.jsonl, planted.csv.
     SynthTrajectories(synth_trajectories::SynthTrajectoriesArgs),
+    /// Write a synthetic corpus of intervention branch runs and
+    /// continuations with planted effects: experiments.jsonl, planted.json
+    /// (docs/experiments.md).
+    SynthExperiments(synth_experiments::SynthExperimentsArgs),
 }
 
 /// Run one subcommand: its standard output, or the message of its error.
@@ -62,10 +77,13 @@ pub fn run(command: Command) -> Result<String, String> {
         Command::Profiles(args) => profiles::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Stability(args) => stability::run(args),
+        Command::Interventions(args) => experiments::run_interventions(&args),
+        Command::Continuations(args) => experiments::run_continuations(&args),
         Command::Evidence { command } => evidence::run(command),
         Command::Tau2 { command } => tau2::run(command),
         Command::Runtime { command } => runtime::run(command),
         Command::Synth(args) => synth::run(&args),
         Command::SynthTrajectories(args) => synth_trajectories::run(&args),
+        Command::SynthExperiments(args) => synth_experiments::run(&args),
     }
 }

@@ -1061,6 +1061,7 @@ fn to_corpus(
             stats: None,
             details,
             scores,
+            ..Default::default()
         });
     }
     Ok(Corpus {

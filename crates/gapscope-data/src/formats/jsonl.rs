@@ -6,7 +6,8 @@ use indexmap::IndexMap;
 
 use super::{Corpus, ReadOptions};
 use crate::trajectory::{
-    canonical_identity, check_labels, check_names, unknown_call_ids, LineError, Trajectory,
+    canonical_identity, check_experiment, check_labels, check_names, unknown_call_ids, LineError,
+    Trajectory,
 };
 
 /// Read canonical JSONL (one trajectory a line; blank lines are skipped
@@ -65,8 +66,9 @@ impl JsonlLines {
                     crate::profile::json_message(&e)
                 )
             })
-            .and_then(|t| {
+            .and_then(|mut t| {
                 check_names(&t, self.options.model.is_none())?;
+                check_experiment(&mut t)?;
                 check_labels(&t).map(|()| t)
             });
         let corpus = &mut self.corpus;

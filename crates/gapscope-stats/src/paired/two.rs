@@ -314,6 +314,41 @@ pub fn bootstrap_mean(d: &[f64], draws: usize, seed: u64) -> Option<BootInterval
     boot.finish(d.len() == 1)
 }
 
+/// The cluster bootstrap of a mean over cases grouped in clusters (the
+/// realization-gap interventions: cases clustered by task). Each draw takes
+/// as many clusters as there are, with replacement, from the stream of
+/// [`bootstrap_mean`] (the same indices for the same n, B and seed), and
+/// every case of a drawn cluster enters with weight 1, so the draw's mean is
+/// Σ sum / Σ count over the drawn clusters. `clusters`: per cluster, the sum
+/// of its cases' values and their number (≥ 1; a draw whose clusters hold no
+/// case is skipped). `None` when there is no cluster or `draws` is 0.
+///
+/// One case a cluster is [`bootstrap_mean`] of the values:
+///
+/// ```
+/// use gapscope_stats::paired::{bootstrap_mean, cluster_bootstrap_mean};
+/// let d = [1.0, -2.0, 4.5, 0.0];
+/// let ones: Vec<(f64, usize)> = d.iter().map(|&v| (v, 1)).collect();
+/// assert_eq!(cluster_bootstrap_mean(&ones, 500, 3), bootstrap_mean(&d, 500, 3));
+/// ```
+pub fn cluster_bootstrap_mean(
+    clusters: &[(f64, usize)],
+    draws: usize,
+    seed: u64,
+) -> Option<BootInterval> {
+    let mut boot = Collector::with_capacity(draws);
+    super::draws::for_each_draw(clusters.len(), draws, seed, |picks| {
+        let (mut sum, mut count) = (0.0, 0usize);
+        for &i in picks {
+            let (s, c) = clusters[i as usize];
+            sum += s;
+            count += c;
+        }
+        boot.push((count > 0).then(|| sum / count as f64));
+    });
+    boot.finish(clusters.len() == 1)
+}
+
 /// Everything of [`compare_pair`] but the bootstrap (`None`), and the d_t
 /// the bootstrap resamples ([`draw_delta`]): [`super::compare_runs`] draws
 /// the bootstraps of all pairs on n common tasks in one pass.

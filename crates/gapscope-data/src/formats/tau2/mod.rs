@@ -403,6 +403,7 @@ pub fn into_trajectory<C: Content>(
         stats: None,
         details: run_details(s.record, task, s.tau3.into_details()),
         scores: s.scores,
+        ..Default::default()
     }
 }
 
@@ -453,6 +454,7 @@ pub fn to_trajectories(results: &Results, model: &str, file: &str) -> Vec<Trajec
                 s.tau3.clone().into_details(),
             ),
             scores: s.scores.clone(),
+            ..Default::default()
         })
         .collect()
 }

@@ -1,0 +1,15 @@
+//! Experiments beside the corpus (spec: realization-gaps.md, "Experiments
+//! beside the corpus"): runs that continue from a restored `checkpoint`,
+//! which the operation profile, the reward, the common-task subset and
+//! stability leave out, read here instead.
+//!
+//! - [`interventions`]: local content interventions (original, edited and
+//!   control branches; cases, contrasts, reward changes).
+//! - [`continuations`]: shared-initial-state continuations (coverage,
+//!   violations, later reversals).
+
+pub mod continuations;
+pub mod interventions;
+
+pub use continuations::{continuations, Continuations};
+pub use interventions::{interventions, InterventionError, Interventions};
