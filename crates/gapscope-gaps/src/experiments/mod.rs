@@ -3,9 +3,9 @@
 //! which the operation profile, the reward, the common-task subset and
 //! stability leave out, read here instead.
 //!
-//! - [`interventions`]: local content interventions (original, edited and
+//! - [`mod@interventions`]: local content interventions (original, edited and
 //!   control branches; cases, contrasts, reward changes).
-//! - [`continuations`]: shared-initial-state continuations (coverage,
+//! - [`mod@continuations`]: shared-initial-state continuations (coverage,
 //!   violations, later reversals).
 
 pub mod continuations;
