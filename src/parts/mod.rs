@@ -6,6 +6,7 @@
 
 pub(crate) mod compare;
 pub(crate) mod evidence;
+pub(crate) mod experiments;
 pub(crate) mod gaps;
 pub(crate) mod misplaced;
 pub(crate) mod runtime;
@@ -103,6 +104,8 @@ pub(crate) struct Workbench {
     pub(crate) traj: TrajectoriesState,
     /// The Compare view (a trajectory page).
     pub(crate) cmp: CompareState,
+    /// The Experiments view (a trajectory page).
+    pub(crate) exp: experiments::ExperimentsState,
     pub(crate) ev: EvidenceState,
     pub(crate) rt: RuntimeState,
 }
@@ -185,6 +188,7 @@ impl Workbench {
             gaps,
             traj,
             cmp,
+            exp: experiments::ExperimentsState::new(),
             ev,
             rt,
         }

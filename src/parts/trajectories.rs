@@ -155,6 +155,7 @@ impl Workbench {
         self.traj.stability.cancel(self.workers);
         self.traj.stability.answer.set(None);
         self.clear_compare();
+        self.clear_experiments();
         let options = self.gaps.trajectories.get_untracked();
         let key = serde_json::to_string(&(source_label(source), &options)).unwrap_or_default();
         if key == self.traj.overview_key.get_value() {

@@ -123,12 +123,19 @@ pub fn overview_of_inputs(inputs: &Inputs, options: &TrajectoryOptions) -> Optio
     let labelled = ts.iter().filter(|t| !t.labels.is_empty()).count();
     let used_tasks: std::collections::HashSet<&str> =
         profile.tasks.iter().map(String::as_str).collect();
+    // Every model the files name (the profile's leave out the models whose
+    // runs are all from experiment checkpoints).
+    let models = ts
+        .iter()
+        .map(|t| t.model.as_str())
+        .collect::<std::collections::HashSet<_>>()
+        .len();
     let mut summary = format!(
         "{} trajector{} of {} model{} on {} task{}",
         ts.len(),
         if ts.len() == 1 { "y" } else { "ies" },
-        profile.models.len(),
-        plural(profile.models.len()),
+        models,
+        plural(models),
         tasks.len(),
         plural(tasks.len())
     );
@@ -140,6 +147,13 @@ pub fn overview_of_inputs(inputs: &Inputs, options: &TrajectoryOptions) -> Optio
         ));
     }
     summary.push_str(&format!("; {labelled} labelled"));
+    if profile.n_experiment > 0 {
+        summary.push_str(&format!(
+            "; {} run{} from experiment checkpoints (the Experiments view; not in the profiles)",
+            profile.n_experiment,
+            plural(profile.n_experiment)
+        ));
+    }
     if !inputs.corpus.skipped.is_empty() {
         summary.push_str(&format!(
             "; {} malformed line{} skipped",

@@ -25,6 +25,7 @@ pub mod colour;
 pub mod compare;
 pub mod conversation;
 pub mod evidence;
+pub mod experiments;
 pub mod format;
 pub mod gaps;
 pub mod glossary;

@@ -94,6 +94,7 @@ pub enum GapsView {
     Stability,
     Teaching,
     Compare,
+    Experiments,
 }
 
 impl GapsView {
@@ -102,7 +103,11 @@ impl GapsView {
     pub fn is_trajectory_page(self) -> bool {
         matches!(
             self,
-            GapsView::Trajectories | GapsView::Stability | GapsView::Teaching | GapsView::Compare
+            GapsView::Trajectories
+                | GapsView::Stability
+                | GapsView::Teaching
+                | GapsView::Compare
+                | GapsView::Experiments
         )
     }
 }
@@ -123,6 +128,7 @@ impl ViewId for GapsView {
         GapsView::Stability,
         GapsView::Teaching,
         GapsView::Compare,
+        GapsView::Experiments,
     ];
 
     fn meta(self) -> (&'static str, &'static str, &'static str) {

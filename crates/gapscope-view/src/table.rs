@@ -172,7 +172,16 @@ impl Table {
     /// row ([`Table::body_html`]); for a table written away from the page
     /// (the files worker) and set as it is.
     pub fn to_html(&self) -> String {
-        let mut out = String::from(r#"<table class="data" data-testid="table" data-title=""#);
+        self.to_html_as("table", false)
+    }
+
+    /// [`Table::to_html`] with `testid` as the table's `data-testid`, and
+    /// with `pickable` rows (class `pick`, a tab stop: the page listens on
+    /// the table for `tr[data-row]`).
+    pub fn to_html_as(&self, testid: &str, pickable: bool) -> String {
+        let mut out = String::from(r#"<table class="data" data-testid=""#);
+        crate::chart::esc_into(&mut out, testid);
+        out.push_str(r#"" data-title=""#);
         crate::chart::esc_into(&mut out, &self.title);
         out.push_str(r#""><caption>"#);
         crate::chart::esc_into(&mut out, &self.title);
@@ -183,7 +192,7 @@ impl Table {
             out.push_str("</th>");
         }
         out.push_str("</tr></thead><tbody>");
-        out.push_str(&self.body_html(usize::MAX, false));
+        out.push_str(&self.body_html(usize::MAX, pickable));
         out.push_str("</tbody></table>");
         out
     }

@@ -12,11 +12,12 @@ use crate::scatter::{self, Point};
 use crate::table::{Cell, Table};
 
 /// The trajectory and stability pages: (id, menu label, one-line explanation).
-pub const TRAJECTORY_VIEWS: [(&str, &str, &str); 4] = [
+pub const TRAJECTORY_VIEWS: [(&str, &str, &str); 5] = [
     ("trajectories", "Trajectories", "Every trajectory behind the profiles: filter by model, task, group, reward, termination, tool errors or missed gold actions, and read one as a conversation."),
     ("stability", "Stability", "Cross-task stability: split the scenario groups into two halves, fit the gaps on each, and rank-correlate them (Spearman) per operation and for the macro gap."),
     ("teaching", "Planted vs recovered", "For the synthetic corpus only: the gaps the generator planted against the gaps the analysis recovers, and how recovery grows with the number of models (held-out prediction, not label noise, limits it)."),
     ("compare", "Runs", "Each run's mean reward with clustered and bootstrap intervals, pass^k and flip rate; with two or more runs, is run A better than run B on the same tasks, and by how much beyond noise: every pair's paired difference, sign and permutation tests (Holm / BH), MDE; per-task differences, and two trajectories of a task side by side."),
+    ("experiments", "Experiments", "Runs from restored checkpoints, beside the corpus: local content interventions (edited − original, control − original, edited − control per model, intervention and stratum, task-clustered intervals; the reward changes, each beside its original branch) and shared-initial-state continuations (coverage, repeated violations per checkpoint and model, later reversals)."),
 ];
 
 /// The planted gaps of the synthetic corpus (`planted.csv`): per model, the

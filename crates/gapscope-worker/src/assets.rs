@@ -26,6 +26,24 @@ pub fn corpus_trajectories() -> &'static str {
             .unwrap_or_default()
     })
 }
+/// The synthetic experiments (`gapscope synth-experiments`, seeded; planted
+/// effects), generated on first use: byte for byte the committed
+/// `assets/synthetic-experiments/experiments.jsonl` (tested here and in
+/// gapscope-synth's `experiments`).
+pub fn experiments_jsonl() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| {
+        gapscope_synth::experiments::generate_experiments(
+            &gapscope_synth::experiments::ExperimentParams::default(),
+        )
+        .ok()
+        .and_then(|c| c.files("").ok())
+        .and_then(|files| files.into_iter().next())
+        .map(|(_, text)| text)
+        .unwrap_or_default()
+    })
+}
+
 /// What the generator planted (score points per model and operation, macro).
 pub const CORPUS_PLANTED: &str = include_str!("../../../assets/synthetic-trajectories/planted.csv");
 /// How the embedded corpus is labelled wherever it appears.
@@ -39,6 +57,14 @@ pub const WORKED_TRAJECTORIES: &str = include_str!("../../../assets/evidence/tra
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_generated_experiments_are_the_committed_ones() {
+        assert_eq!(
+            experiments_jsonl(),
+            include_str!("../../../assets/synthetic-experiments/experiments.jsonl")
+        );
+    }
 
     #[test]
     fn the_generated_corpus_is_the_committed_one() {

@@ -141,6 +141,11 @@ pub fn read_plan(text: &str) -> Option<ReadPlan> {
             options,
             id,
         } if attached(&source) => plan(options, Messages::Only(id), folders(&source)),
+        Job::Experiments {
+            source: Some(source),
+            options,
+            ..
+        } if attached(&source) => plan(options, Messages::Counts, folders(&source)),
         _ => None,
     }
 }

@@ -15,6 +15,7 @@ use leptos::prelude::*;
 
 use super::inference::InferencePanels;
 use crate::parts::compare::CompareView;
+use crate::parts::experiments::ExperimentsView;
 use crate::parts::teaching::TeachingView;
 use crate::parts::trajectories::{StabilityView, TrajectoriesView};
 use crate::parts::widgets::{Figure, HeatmapView, TableView};
@@ -32,6 +33,7 @@ pub(crate) fn CurrentView(wb: Workbench, id: View) -> impl IntoView {
         View::Teaching => return view! { <TeachingView wb=wb /> }.into_any(),
         View::Data => return view! { <DataView wb=wb /> }.into_any(),
         View::Compare => return view! { <CompareView wb=wb /> }.into_any(),
+        View::Experiments => return view! { <ExperimentsView wb=wb /> }.into_any(),
         _ => {}
     }
     (move || {

@@ -5,10 +5,10 @@
 //! resamplings take seconds on large inputs.
 
 use gapscope_gaps::inference::{DEFAULT_DELTA_PERMUTATIONS, DEFAULT_PERMUTATIONS};
-use gapscope_view::inference::PanelText;
 use gapscope_worker::ask;
 use leptos::prelude::*;
 
+use crate::parts::widgets::TextPanel;
 use crate::parts::Workbench;
 use crate::web;
 
@@ -112,7 +112,9 @@ pub(crate) fn InferencePanels(wb: Workbench, view: &'static str) -> impl IntoVie
                             .panels
                             .into_iter()
                             .filter(|p| p.view == view)
-                            .map(|panel| view! { <Panel wb=wb panel=panel /> })
+                            .map(|panel| {
+                                view! { <TextPanel wb=wb panel=panel testid="inference-panel" /> }
+                            })
                             .collect_view()}
                         <p class="detail">
                             {settings} ". "
@@ -138,75 +140,5 @@ pub(crate) fn InferencePanels(wb: Workbench, view: &'static str) -> impl IntoVie
                 }
             }}
         </section>
-    }
-}
-
-/// One panel: its table or chart (HTML written by the files worker) and its
-/// downloads.
-#[component]
-fn Panel(wb: Workbench, panel: PanelText) -> impl IntoView {
-    let PanelText {
-        name,
-        csv,
-        latex,
-        html,
-        ..
-    } = panel;
-    let chart = csv.is_empty();
-    let (n1, n2) = (name.clone(), name.clone());
-    view! {
-        <div class="table-wrap" data-testid="inference-panel" data-name=name.clone()>
-            <div class="table-box" inner_html=html.clone()></div>
-            <div class="exports">
-                {if chart {
-                    view! {
-                        <button
-                            class="link"
-                            data-testid="export-svg"
-                            on:click=move |_| {
-                                let _ = web::download(
-                                    &format!("{}-{n1}.svg", wb.file_stem()),
-                                    "image/svg+xml",
-                                    &html,
-                                );
-                            }
-                        >
-                            "SVG"
-                        </button>
-                    }
-                        .into_any()
-                } else {
-                    view! {
-                        <button
-                            class="link"
-                            data-testid="export-csv"
-                            on:click=move |_| {
-                                let _ = web::download(
-                                    &format!("{}-{n1}.csv", wb.file_stem()),
-                                    "text/csv",
-                                    &csv,
-                                );
-                            }
-                        >
-                            "CSV"
-                        </button>
-                        <button
-                            class="link"
-                            data-testid="export-latex"
-                            on:click=move |_| {
-                                let _ = web::download(
-                                    &format!("{}-{n2}.tex", wb.file_stem()),
-                                    "text/x-tex",
-                                    &latex,
-                                );
-                            }
-                        >
-                            "LaTeX"
-                        </button>
-                    }
-                        .into_any()
-                }}
-            </div>
-        </div>
     }
 }

@@ -759,3 +759,79 @@ pub(crate) fn FilterSelects(
         </div>
     }
 }
+
+/// A table or chart written as text by a worker
+/// ([`gapscope_view::inference::PanelText`]: HTML, and for a table its CSV
+/// and LaTeX) with its downloads. With `on_row`, a click (or Enter) on a
+/// row of its table picks that row (the HTML's `tr[data-row]`).
+#[component]
+pub(crate) fn TextPanel(
+    wb: Workbench,
+    panel: gapscope_view::inference::PanelText,
+    testid: &'static str,
+    #[prop(optional)] on_row: Option<Callback<usize>>,
+) -> impl IntoView {
+    let gapscope_view::inference::PanelText {
+        name,
+        csv,
+        latex,
+        html,
+        ..
+    } = panel;
+    let chart = csv.is_empty();
+    let data_name = name.clone();
+    let stem = move |ext: &str| format!("{}-{name}.{ext}", wb.file_stem());
+    let box_html = html.clone();
+    let row_of = move |ev: &web_sys::Event| picked(ev, "tr[data-row]", "data-row");
+    view! {
+        <div class="table-wrap" data-testid=testid data-name=data_name>
+            <div
+                class="table-box"
+                inner_html=box_html
+                on:click=move |ev| {
+                    if let (Some(f), Some(i)) = (on_row, row_of(&ev)) {
+                        f.run(i);
+                    }
+                }
+                on:keydown=move |ev| {
+                    if let (Some(f), Some(i)) = (on_row, row_of(&ev)) {
+                        row_keys(&ev, || f.run(i));
+                    }
+                }
+            ></div>
+            <div class="exports">
+                {if chart {
+                    export_button(stem("svg"), "image/svg+xml", html, "export-svg", "SVG")
+                        .into_any()
+                } else {
+                    view! {
+                        {export_button(stem("csv"), "text/csv", csv, "export-csv", "CSV")}
+                        {export_button(stem("tex"), "text/x-tex", latex, "export-latex", "LaTeX")}
+                    }
+                        .into_any()
+                }}
+            </div>
+        </div>
+    }
+}
+
+/// A button that downloads `text` as `name`.
+pub(crate) fn export_button(
+    name: String,
+    mime: &'static str,
+    text: String,
+    testid: &'static str,
+    label: &'static str,
+) -> impl IntoView {
+    view! {
+        <button
+            class="link"
+            data-testid=testid
+            on:click=move |_| {
+                let _ = crate::web::download(&name, mime, &text);
+            }
+        >
+            {label}
+        </button>
+    }
+}

@@ -329,6 +329,32 @@ impl From<Stability> for Job {
 }
 result_reply!(Stability, Stability, StabilityReport);
 
+/// [`Job::Experiments`]: interventions and continuations of a source's
+/// trajectory files (`None`: the synthetic experiments).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Experiments {
+    pub source: Option<Source>,
+    pub options: TrajectoryOptions,
+    pub bootstrap: usize,
+    pub seed: u64,
+}
+
+impl From<Experiments> for Job {
+    fn from(a: Experiments) -> Job {
+        Job::Experiments {
+            source: a.source,
+            options: a.options,
+            bootstrap: a.bootstrap,
+            seed: a.seed,
+        }
+    }
+}
+result_reply!(
+    Experiments,
+    Experiments,
+    gapscope_view::experiments::ExperimentsPage
+);
+
 /// [`Job::Compare`]: run comparisons over a source's trajectory files.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Compare {

@@ -22,6 +22,7 @@ use gapscope_runtime::RuntimeReport;
 use gapscope_stats::Alpha;
 use gapscope_synth::runtime_sim::SimParams;
 use gapscope_view::conversation::ConversationPage;
+use gapscope_view::experiments::ExperimentsPage;
 use gapscope_view::inference::InferencePage;
 use serde::{Deserialize, Serialize};
 
@@ -212,6 +213,16 @@ pub enum Job {
         options: TrajectoryOptions,
         settings: StabilitySettings,
     },
+    /// The experiments beside the corpus (interventions and continuations:
+    /// `gapscope interventions` / `continuations`) of the source's
+    /// trajectory files, or of the synthetic experiments when `source` is
+    /// `None` (the answer then carries their JSONL for the page to open).
+    Experiments {
+        source: Option<Source>,
+        options: TrajectoryOptions,
+        bootstrap: usize,
+        seed: u64,
+    },
     /// Run comparisons over the trajectory files of a source
     /// (`gapscope compare`: runs from the trajectories, paired statistics
     /// over them).
@@ -292,6 +303,7 @@ impl Job {
             Job::Conversation { .. } => "Conversation",
             Job::Inference { .. } => "Inference",
             Job::Stability { .. } => "Stability",
+            Job::Experiments { .. } => "Experiments",
             Job::Compare { .. } => "Compare",
             Job::Evidence { .. } => "Evidence",
             Job::EvidenceMessages { .. } => "EvidenceMessages",
@@ -318,7 +330,9 @@ impl Job {
             | Job::Compare { source, .. }
             | Job::ProxyLabels { source }
             | Job::Digests { source } => user(source),
-            Job::EvidenceMessages { source, .. } => source.as_ref().is_some_and(user),
+            Job::EvidenceMessages { source, .. } | Job::Experiments { source, .. } => {
+                source.as_ref().is_some_and(user)
+            }
             Job::Recovery { .. } | Job::Evidence { .. } | Job::Runtime { .. } => false,
         }
     }
@@ -341,6 +355,7 @@ impl Job {
                     | Job::Conversation { .. }
                     | Job::Recovery { .. }
                     | Job::Stability { .. }
+                    | Job::Experiments { .. }
                     | Job::Compare { .. }
                     | Job::Inference { .. }
             )
@@ -356,6 +371,7 @@ impl Job {
             | Job::Trajectory { .. }
             | Job::Conversation { .. }
             | Job::Stability { .. }
+            | Job::Experiments { .. }
             | Job::Inference { .. }
             | Job::Compare { .. }
             | Job::Recovery { .. }
@@ -380,6 +396,7 @@ pub enum Answer {
     Trajectory(Box<Result<Option<Trajectory>, String>>),
     Conversation(Box<Result<Option<ConversationPage>, String>>),
     Stability(Box<Result<StabilityReport, String>>),
+    Experiments(Box<Result<ExperimentsPage, String>>),
     Inference(Box<Result<InferencePage, String>>),
     Compare(Box<Result<CompareReport, String>>),
     Evidence(Box<Result<Exported<EvidenceReport>, String>>),
@@ -404,6 +421,7 @@ impl Answer {
             Answer::Trajectory(_) => "Trajectory",
             Answer::Conversation(_) => "Conversation",
             Answer::Stability(_) => "Stability",
+            Answer::Experiments(_) => "Experiments",
             Answer::Inference(_) => "Inference",
             Answer::Compare(_) => "Compare",
             Answer::Evidence(_) => "Evidence",

@@ -90,6 +90,21 @@ pub fn run(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progress
                 source, attached, options, settings,
             )))
         }
+        Job::Experiments {
+            source,
+            options,
+            bootstrap,
+            seed,
+        } => {
+            progress(step("interventions and continuations"));
+            Answer::Experiments(Box::new(trajectories::experiments(
+                source.as_ref(),
+                attached,
+                options,
+                *bootstrap,
+                *seed,
+            )))
+        }
         Job::Compare {
             source,
             options,
@@ -141,6 +156,7 @@ fn run_common(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progr
         | Job::ProxyLabels { .. }
         | Job::Recovery { .. }
         | Job::Stability { .. }
+        | Job::Experiments { .. }
         | Job::Compare { .. }
         | Job::Inference { .. } => Answer::Failed(format!(
             "internal error: job {} runs in the files worker",

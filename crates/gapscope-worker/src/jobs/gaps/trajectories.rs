@@ -6,9 +6,11 @@ use crate::protocol::{OverviewResult, Source};
 use gapscope_compare::{CompareReport, RunOptions};
 use gapscope_data::ingest::{Messages, TrajectoryOptions};
 use gapscope_data::trajectory::Trajectory;
+use gapscope_gaps::experiments::{continuations, interventions};
 use gapscope_gaps::overview::{overview_of_inputs, stability_of_inputs};
 use gapscope_gaps::stability::{StabilityReport, StabilitySettings};
 use gapscope_stats::paired::Settings;
+use gapscope_view::experiments::ExperimentsPage;
 
 /// [`crate::Job::Overview`].
 pub fn overview(
@@ -44,6 +46,52 @@ pub fn stability(
     })
 }
 
+/// [`crate::Job::Experiments`]: the interventions and continuations of the
+/// source's trajectories (`None`: of the synthetic experiments, whose JSONL
+/// the answer carries), with their JSON as the CLI writes it.
+pub fn experiments(
+    source: Option<&Source>,
+    attached: Vec<Attached>,
+    options: &TrajectoryOptions,
+    bootstrap: usize,
+    seed: u64,
+) -> Result<ExperimentsPage, String> {
+    let (trajectories, example) = if let Some(s) = source {
+        let inputs = source_inputs(s, attached, options, &Messages::Counts)?;
+        (inputs.corpus.trajectories, None)
+    } else {
+        let text = crate::assets::experiments_jsonl();
+        let read = gapscope_data::formats::jsonl::read_jsonl(text);
+        (read.trajectories, Some(text.to_string()))
+    };
+    let interventions = interventions(&trajectories, bootstrap, seed).map_err(|e| e.to_string())?;
+    let interventions = if interventions.cases.is_empty() {
+        None
+    } else {
+        let json = cli_json(&interventions)?;
+        Some((interventions, json))
+    };
+    let continuations = continuations(&trajectories);
+    let continuations = if continuations.coverage.is_empty() {
+        None
+    } else {
+        let json = cli_json(&continuations)?;
+        Some((continuations, json))
+    };
+    Ok(gapscope_view::experiments::page(
+        interventions.as_ref().map(|(r, j)| (r, j.clone())),
+        continuations.as_ref().map(|(c, j)| (c, j.clone())),
+        example,
+    ))
+}
+
+/// A result as `gapscope … --json` writes it: indented, a final newline.
+fn cli_json<T: serde::Serialize>(v: &T) -> Result<String, String> {
+    serde_json::to_string_pretty(v)
+        .map(|s| s + "\n")
+        .map_err(|e| e.to_string())
+}
+
 /// [`crate::Job::Compare`]: the runs of the source's trajectory files
 /// compared, as `gapscope compare` does (every trajectory read, whatever
 /// tasks the other runs attempted: each pair is on its common tasks).
@@ -71,6 +119,76 @@ mod tests {
     use crate::CORPUS_LABEL;
     use gapscope_data::ingest::TrajectoryOptions;
     use gapscope_gaps::stability::StabilitySettings;
+
+    fn experiments(source: Option<Source>) -> gapscope_view::experiments::ExperimentsPage {
+        let Answer::Experiments(page) = run_job(
+            &Job::Experiments {
+                source,
+                options: TrajectoryOptions::default(),
+                bootstrap: 300,
+                seed: 4,
+            },
+            vec![],
+            &mut |_| {},
+        ) else {
+            panic!()
+        };
+        (*page).unwrap()
+    }
+
+    /// The job's numbers are the core's on the committed synthetic
+    /// experiments, as the CLI writes them; the same files dropped give the
+    /// same page (without the example's text).
+    #[test]
+    fn the_experiments_job_is_the_cores() {
+        let text = include_str!("../../../../../assets/synthetic-experiments/experiments.jsonl");
+        let ts = gapscope_data::formats::jsonl::read_jsonl(text).trajectories;
+        let i = gapscope_gaps::experiments::interventions(&ts, 300, 4).unwrap();
+        let c = gapscope_gaps::experiments::continuations(&ts);
+        let page = experiments(None);
+        assert_eq!(page.example.as_deref(), Some(text));
+        assert_eq!(
+            page.panels
+                .iter()
+                .map(|p| p.name.as_str())
+                .collect::<Vec<_>>(),
+            [
+                "contrasts",
+                "contrasts-by-stratum",
+                "reward-changes",
+                "coverage",
+                "violations",
+                "reversals"
+            ]
+        );
+        assert_eq!(page.changes.len(), i.reward_changes.len());
+        assert_eq!(page.rows.len(), c.violations.len());
+        assert_eq!(
+            page.interventions_json,
+            Some(serde_json::to_string_pretty(&i).unwrap() + "\n")
+        );
+        assert_eq!(
+            page.continuations_json,
+            Some(serde_json::to_string_pretty(&c).unwrap() + "\n")
+        );
+        let dropped = experiments(Some(Source::File {
+            name: "experiments.jsonl".into(),
+            text: text.into(),
+        }));
+        assert_eq!(dropped.example, None);
+        assert_eq!(dropped.interventions_json, page.interventions_json);
+        assert_eq!(dropped.continuations_json, page.continuations_json);
+        // Files without experiment runs: neither table.
+        let none = experiments(Some(Source::Corpus));
+        assert_eq!(
+            (
+                none.interventions_json,
+                none.continuations_json,
+                none.panels.len()
+            ),
+            (None, None, 0)
+        );
+    }
 
     #[test]
     fn the_embedded_corpus_gives_an_analysis_an_overview_and_stability() {
