@@ -267,6 +267,8 @@ impl Workbench {
         let settings = StabilitySettings {
             alpha: gapscope_stats::Alpha::new(k.alpha).unwrap_or(gapscope_stats::Alpha::DEFAULT),
             seed: k.seed,
+            // The top bar's B (its default is the stability default, 10,000).
+            bootstrap: k.bootstrap,
             group_regex: (!regex.trim().is_empty()).then(|| regex.trim().to_string()),
             macro_definition: k.macro_definition,
             ..StabilitySettings::default()

@@ -6,6 +6,7 @@
 // reward change opens its edited run beside the original branch; the
 // planted repeated violations (synth-d at state-2) are the row marked
 // repeated, and it lists its continuations, the violating step marked.
+// Cross-task stability takes the page's B and seed (issue 19).
 // Needs `trunk build --release` and `cargo build --release -p gapscope-cli`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -146,4 +147,24 @@ test('the planted repeated violations are the row marked repeated; it lists its 
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: join(ARTIFACTS, 'experiments.png') });
   assert.deepEqual(rec.consoleErrors, []);
+});
+
+test('cross-task stability takes the page\'s B and seed (here 2,000 and 5), as `gapscope stability --bootstrap 2000 --seed 5`', async () => {
+  await page.getByTestId('load-example').click();
+  await wb.waitForSource('synthetic example');
+  await wb.openView('stability');
+  await page.getByTestId('load-corpus').click();
+  await page.locator('table.data[data-title^="Cross-task stability"]').waitFor({ timeout: 60_000 });
+  const corpus = join(ROOT, 'assets/synthetic-trajectories');
+  const n = JSON.parse(cli(['stability', '--profiles', join(corpus, 'foundational.csv'),
+    '--trajectories', join(corpus, 'trajectories.jsonl'), '--json', ...ARGS]));
+  assert.equal(n.bootstrap, 2000);
+  const st = await wb.table('Cross-task stability');
+  assert.ok(st.rows.length > 0);
+  assert.match(await page.getByTestId('stability-halves').innerText(), /2000 bootstrap draws/);
+  for (const r of st.rows) {
+    const s = n.stability[r[0]];
+    assert.equal(r[1], shown(s.rho, 2), `${r[0]} rho`);
+    assert.equal(r[2], s.ci95 ? `[${shown(s.ci95[0], 2)}, ${shown(s.ci95[1], 2)}]` : '—', `${r[0]} interval`);
+  }
 });
