@@ -140,3 +140,29 @@ test('another analysis clears the inference (its numbers would be stale)', async
   const cells = await wb.cells(wb.gapHeatmap);
   assert.ok(cells.every((c) => !c.text.endsWith('*')), 'no marks without an inference');
 });
+
+test('the permutation counts are the page\'s to set: 300 and 50 give `--permutations 300 --delta-permutations 50`\'s numbers', async () => {
+  await wb.setSetting('seed', '11');
+  await page.waitForFunction(() => /seed 11\./.test(document.querySelector('[data-testid=summary-detail]')?.textContent ?? ''));
+  await wb.waitIdle();
+  await wb.openView('gaps');
+  const section = page.locator('[data-testid=inference][data-view=gaps]');
+  for (const [id, v] of [['permutations', '300'], ['delta-permutations', '50']]) {
+    await section.getByTestId(id).fill(v);
+    await section.getByTestId(id).press('Tab');
+  }
+  // A text that is not a count puts the field back.
+  await section.getByTestId('permutations').fill('-3');
+  await section.getByTestId('permutations').press('Tab');
+  assert.equal(await section.getByTestId('permutations').inputValue(), '300');
+  assert.match(await section.innerText(), /300 permutations per target, 50 for ΔQ²/);
+  await section.getByTestId('run-inference').click();
+  await section.getByTestId('export-inference').waitFor({ timeout: 60_000 });
+  const text = (await wb.download(() => section.getByTestId('export-inference').click())).text;
+  const run = spawnSync(CLI, ['report', '--profiles', FILES.map((f) => basename(f)).join(','), '--json', '--inference',
+    ...ARGS, '--permutations', '300', '--delta-permutations', '50'], { cwd: dirname(FILES[0]), encoding: 'utf8', maxBuffer: 1 << 26 });
+  assert.equal(run.status, 0, run.stderr);
+  const want = JSON.parse(run.stdout).inference;
+  assert.deepEqual(differences(JSON.parse(text), want), []);
+  assert.notDeepEqual(differences(want, native.inference), [], 'the counts change the p-values');
+});

@@ -4,7 +4,7 @@
 //! Penalty views. Asked for with a button: its permutation tests and
 //! resamplings take seconds on large inputs.
 
-use gapscope_gaps::inference::{DEFAULT_DELTA_PERMUTATIONS, DEFAULT_PERMUTATIONS};
+use gapscope_gaps::analysis::MAX_BOOTSTRAP;
 use gapscope_worker::ask;
 use leptos::prelude::*;
 
@@ -22,12 +22,13 @@ impl Workbench {
         self.gaps.inference.cancel(self.workers);
         self.gaps.inference.answer.set(None);
         self.gaps.inference_progress.set(None);
+        let (permutations, delta_permutations) = self.gaps.permutations.get_untracked();
         self.gaps.inference.start(
             self.workers,
             ask::Inference {
                 request,
-                permutations: DEFAULT_PERMUTATIONS,
-                delta_permutations: DEFAULT_DELTA_PERMUTATIONS,
+                permutations,
+                delta_permutations,
             },
             files,
             move |p| self.gaps.inference_progress.set(Some(p)),
@@ -52,14 +53,61 @@ impl Workbench {
 pub(crate) fn InferencePanels(wb: Workbench, view: &'static str) -> impl IntoView {
     let settings = move || {
         let k = wb.knobs.get();
+        let (p, d) = wb.gaps.permutations.get();
         format!(
-            "{} bootstrap draws (seed {}), {DEFAULT_PERMUTATIONS} permutations per target, {DEFAULT_DELTA_PERMUTATIONS} for ΔQ²",
+            "{} bootstrap draws (seed {}), {p} permutations per target, {d} for ΔQ²",
             k.bootstrap, k.seed
         )
+    };
+    // A count typed in: 0 to the bootstrap's limit; another text puts the
+    // field back. A new count clears the result computed with the old.
+    let count = move |which: usize| {
+        move |ev: leptos::ev::Event| {
+            let (p, d) = wb.gaps.permutations.get_untracked();
+            let old = if which == 0 { p } else { d };
+            match event_target_value(&ev).trim().parse::<usize>() {
+                Ok(n) if n <= MAX_BOOTSTRAP && n != old => {
+                    wb.clear_inference();
+                    wb.gaps
+                        .permutations
+                        .set(if which == 0 { (n, d) } else { (p, n) });
+                }
+                _ => {
+                    let input = event_target::<web_sys::HtmlInputElement>(&ev);
+                    input.set_value(&old.to_string());
+                }
+            }
+        }
     };
     view! {
         <section class="inference" data-testid="inference" data-view=view>
             <h3>"How sure is each number?"</h3>
+            <p class="detail">
+                <label>
+                    "permutations per target "
+                    <input
+                        type="number"
+                        min="0"
+                        max=MAX_BOOTSTRAP.to_string()
+                        data-testid="permutations"
+                        prop:value=move || wb.gaps.permutations.get().0.to_string()
+                        on:change=count(0)
+                    />
+                </label>
+                " "
+                <label>
+                    "for ΔQ² "
+                    <input
+                        type="number"
+                        min="0"
+                        max=MAX_BOOTSTRAP.to_string()
+                        data-testid="delta-permutations"
+                        prop:value=move || wb.gaps.permutations.get().1.to_string()
+                        on:change=count(1)
+                    />
+                </label>
+                " (0: none; each ΔQ² permutation refits F+O)"
+            </p>
             {move || match wb.gaps.inference.answer.get() {
                 None if wb.gaps.inference.running() => {
                     view! {

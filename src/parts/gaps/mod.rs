@@ -57,6 +57,9 @@ pub(crate) struct GapsState {
     /// button; cleared when another analysis is shown).
     pub(crate) inference: JobSlot<ask::Inference>,
     pub(crate) inference_progress: RwSignal<Option<gapscope_worker::Progress>>,
+    /// Permutations per single-target test and for ΔQ² (`gapscope report
+    /// --permutations P --delta-permutations P`).
+    pub(crate) permutations: RwSignal<(usize, usize)>,
     /// The digests of the last source hashed (its label): a re-analysis of
     /// the same files (new settings) does not hash them again.
     pub(crate) digests: StoredValue<Option<(String, Vec<Input>)>>,
@@ -99,6 +102,10 @@ impl GapsState {
             digest: JobSlot::new(),
             inference: JobSlot::new(),
             inference_progress: RwSignal::new(None),
+            permutations: RwSignal::new((
+                gapscope_gaps::inference::DEFAULT_PERMUTATIONS,
+                gapscope_gaps::inference::DEFAULT_DELTA_PERMUTATIONS,
+            )),
             digests: StoredValue::new(None),
             progress: RwSignal::new(None),
             analysis: RwSignal::new(None),
