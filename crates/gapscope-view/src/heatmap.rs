@@ -69,6 +69,38 @@ pub fn mark_gaps(h: &mut Heatmap, intervals: &[Vec<Option<[f64; 2]>>]) {
     }
 }
 
+/// Add the F × O correlations' p-values to a correlation heatmap's hover
+/// cards (raw, Holm and Benjamini–Hochberg over the matrix) and mark
+/// ([`MARK`]) the cells whose BH-adjusted p is below `significant`.
+pub fn mark_correlations(h: &mut Heatmap, p: &gapscope_gaps::inference::PValues, significant: f64) {
+    for (j, row) in h.cells.iter_mut().enumerate() {
+        for (k, cell) in row.iter_mut().enumerate() {
+            let at = |m: &[Vec<Option<f64>>]| m.get(j).and_then(|r| r.get(k).copied().flatten());
+            let (Some(raw), Some(holm), Some(bh)) = (at(&p.p), at(&p.holm), at(&p.bh)) else {
+                continue;
+            };
+            cell.detail.push_str(&format!(
+                "\np {} (adjusted over the matrix: Holm {}, BH {})",
+                fmt_p(raw),
+                fmt_p(holm),
+                fmt_p(bh)
+            ));
+            if bh < significant {
+                cell.label.push(MARK);
+            }
+        }
+    }
+}
+
+/// A p-value as `= 0.0123` (4 decimals), or `< 0.0001`.
+fn fmt_p(p: f64) -> String {
+    if p < 1e-4 {
+        "< 0.0001".into()
+    } else {
+        format!("= {}", fmt(Some(p), 4))
+    }
+}
+
 /// Models × operations realization gaps; one symmetric scale, ± the largest |gap|.
 pub fn gap_heatmap(report: &Report) -> Heatmap {
     let scale = report.max_abs_gap.unwrap_or(0.0);
@@ -351,6 +383,41 @@ mod tests {
     use super::*;
     use gapscope_gaps::{analyze, Settings};
     use gapscope_synth::profiles as synth;
+
+    #[test]
+    fn correlations_below_the_bh_threshold_are_marked_and_every_p_is_in_the_card() {
+        let cell = |v: f64| HeatCell {
+            value: Some(v),
+            label: fmt(Some(v), 2),
+            detail: "F × O".into(),
+            fill: String::new(),
+            ink: "#000",
+        };
+        let mut h = Heatmap {
+            rows: vec!["F".into()],
+            cols: vec!["a".into(), "b".into(), "c".into()],
+            col_notes: vec![String::new(); 3],
+            cells: vec![vec![cell(0.9), cell(0.5), cell(0.1)]],
+            scale: 1.0,
+        };
+        let p = gapscope_gaps::inference::PValues {
+            p: vec![vec![Some(0.00001), Some(0.02), None]],
+            holm: vec![vec![Some(0.00003), Some(0.04), None]],
+            bh: vec![vec![Some(0.00003), Some(0.05), None]],
+        };
+        mark_correlations(&mut h, &p, 0.05);
+        let labels: Vec<&str> = h.cells[0].iter().map(|c| c.label.as_str()).collect();
+        assert_eq!(labels, ["0.90*", "0.50", "0.10"], "0.05 is not below 0.05");
+        assert_eq!(
+            h.cells[0][0].detail,
+            "F × O\np < 0.0001 (adjusted over the matrix: Holm < 0.0001, BH < 0.0001)"
+        );
+        assert_eq!(
+            h.cells[0][1].detail,
+            "F × O\np = 0.0200 (adjusted over the matrix: Holm = 0.0400, BH = 0.0500)"
+        );
+        assert_eq!(h.cells[0][2].detail, "F × O");
+    }
 
     #[test]
     fn body_html_has_a_cell_per_value_with_its_data() {

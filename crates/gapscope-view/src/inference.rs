@@ -26,6 +26,10 @@ pub struct InferencePage {
     pub json: String,
     /// [`gap_marks`].
     pub marks: Vec<Vec<Option<[f64; 2]>>>,
+    /// The F × O correlations' p-values, Pearson's then Spearman's, for
+    /// the Association heatmap ([`crate::heatmap::mark_correlations`]).
+    #[serde(default)]
+    pub correlation_p: Vec<PValues>,
     pub panels: Vec<PanelText>,
 }
 
@@ -48,6 +52,10 @@ pub fn page(report: &Report, inference: &Inference, json: String) -> InferencePa
     InferencePage {
         json,
         marks: gap_marks(report, inference),
+        correlation_p: vec![
+            inference.correlations.pearson.clone(),
+            inference.correlations.spearman.clone(),
+        ],
         panels: panels(report, inference)
             .into_iter()
             .map(|p| match p.shown {

@@ -6,7 +6,7 @@ use gapscope_data::{ProfileTable, RoleOverrides};
 use gapscope_view::format::fmt;
 use gapscope_view::gaps::{self as views, GapOrder};
 use gapscope_view::heatmap::{
-    correlation_heatmap, gap_heatmap, mark_gaps, CorrelationKind, Heatmap, MARK,
+    correlation_heatmap, gap_heatmap, mark_correlations, mark_gaps, CorrelationKind, Heatmap, MARK,
 };
 use gapscope_view::nav::GapsView as View;
 use gapscope_view::trajectories::{TrajectoryFilter, TrajectoryOrder};
@@ -48,9 +48,42 @@ pub(crate) fn CurrentView(wb: Workbench, id: View) -> impl IntoView {
                 view! {
                     <CorrelationToggle wb=wb />
                     {move || {
+                        let kind = wb.gaps.corr_kind.get();
+                        let mut heatmap = correlation_heatmap(&report, kind);
+                        let marked = wb
+                            .gaps
+                            .inference
+                            .answer
+                            .with(|a| match a {
+                                Some(Ok(page)) => {
+                                    let i = usize::from(kind == CorrelationKind::Spearman);
+                                    page.correlation_p
+                                        .get(i)
+                                        .map(|p| {
+                                            mark_correlations(
+                                                &mut heatmap,
+                                                p,
+                                                gapscope_gaps::inference::SIGNIFICANT,
+                                            );
+                                        })
+                                        .is_some()
+                                }
+                                _ => false,
+                            });
+                        // With the inference: BH-significant cells marked.
                         view! {
+                            {marked
+                                .then(|| {
+                                    view! {
+                                        <p class="detail" data-testid="correlation-marks">
+                                            {format!(
+                                                "{MARK} significant after the Benjamini–Hochberg adjustment over the F × O matrix (adjusted p < 0.05); hover a cell for its p-values.",
+                                            )}
+                                        </p>
+                                    }
+                                })}
                             <HeatmapView
-                                heatmap=correlation_heatmap(&report, wb.gaps.corr_kind.get())
+                                heatmap=heatmap
                                 testid="correlation-heatmap"
                                 corner="F \\ O"
                                 wb=wb
