@@ -14,7 +14,7 @@ use leptos::prelude::*;
 
 use crate::folders::Picked;
 use crate::parts::widgets::job::JobSlot;
-use crate::parts::widgets::{closest_of, TextPanel};
+use crate::parts::widgets::{closest_of, export_button, TextPanel};
 use crate::parts::Workbench;
 use crate::web;
 
@@ -161,21 +161,19 @@ fn slot_card(slot: JobSlot<ask::Trajectory, Trajectory>, testid: &'static str) -
 
 /// The JSON download of one part, as `gapscope <what> --json` writes it.
 fn json_button(wb: Workbench, text: String, what: &'static str) -> impl IntoView {
-    view! {
-        <button
-            class="link"
-            data-testid=format!("export-{what}")
-            on:click=move |_| {
-                let _ = web::download(
-                    &format!("{}-{what}.json", wb.file_stem()),
-                    "application/json",
-                    &text,
-                );
-            }
-        >
-            {format!("Download the {what} (JSON, as gapscope {what} --json)")}
-        </button>
-    }
+    let testid = if what == "interventions" {
+        "export-interventions"
+    } else {
+        "export-continuations"
+    };
+    export_button(
+        wb,
+        format!("{what}.json"),
+        "application/json",
+        text,
+        testid,
+        format!("Download the {what} (JSON, as gapscope {what} --json)"),
+    )
 }
 
 /// The panels of one part (`interventions` or `continuations`): its

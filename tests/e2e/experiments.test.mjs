@@ -19,17 +19,12 @@ import { startServer } from '../../scripts/serve.mjs';
 import { WorkbenchPage } from './pages/workbench.mjs';
 import { launch, record } from './support/browser.mjs';
 import { ARTIFACTS, CLI, PAGE, RELEASE_CLI, ROOT, need } from './support/needs.mjs';
+import { shown } from './support/format.mjs';
 
 need(PAGE, RELEASE_CLI);
 
 const SETTINGS = { bootstrap: '2000', seed: '5' };
 const ARGS = ['--bootstrap', '2000', '--seed', '5'];
-
-/** A number as the page shows it (gapscope_view::format::fmt): no "−0.00", U+2212 as the minus. */
-const shown = (v, d) => {
-  const s = v.toFixed(d);
-  return /^-?[0.]+$/.test(s) ? s.replace('-', '') : s.replace('-', '\u2212');
-};
 
 let server;
 let context;

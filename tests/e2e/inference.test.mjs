@@ -18,6 +18,7 @@ import { startServer } from '../../scripts/serve.mjs';
 import { WorkbenchPage } from './pages/workbench.mjs';
 import { launch, record } from './support/browser.mjs';
 import { CLI, PAGE, RELEASE_CLI, ROOT, need } from './support/needs.mjs';
+import { shown } from './support/format.mjs';
 import { differences } from './support/json.mjs';
 
 need(PAGE, RELEASE_CLI);
@@ -26,12 +27,6 @@ const FILES = [join(ROOT, 'tests/fixtures/foundational-small.csv'), join(ROOT, '
 const SOURCE = 'foundational-small.csv + trajectories-small.jsonl';
 const SETTINGS = { alpha: '0.5', bootstrap: '2000', seed: '11' };
 const ARGS = ['--alpha', '0.5', '--bootstrap', '2000', '--seed', '11'];
-
-/** A number as the page shows it (gapscope_view::format::fmt): no "−0.00", U+2212 as the minus. */
-const shown = (v, d) => {
-  const s = v.toFixed(d);
-  return /^-?[0.]+$/.test(s) ? s.replace('-', '') : s.replace('-', '\u2212');
-};
 
 let server;
 let context;

@@ -53,6 +53,21 @@ pub fn fmt_ci(ci: Option<[f64; 2]>, prec: usize) -> String {
     }
 }
 
+/// Write `files` (name, text) into the folder `out`, created if needed;
+/// the names written, joined with `, `. Errors name the path.
+pub fn write_files(out: &std::path::Path, files: &[(String, String)]) -> Result<String, String> {
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    for (name, text) in files {
+        let p = out.join(name);
+        std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    Ok(files
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .collect::<Vec<_>>()
+        .join(", "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,9 +8,8 @@ use gapscope_gaps::analysis::MAX_BOOTSTRAP;
 use gapscope_worker::ask;
 use leptos::prelude::*;
 
-use crate::parts::widgets::TextPanel;
+use crate::parts::widgets::{export_button, TextPanel};
 use crate::parts::Workbench;
-use crate::web;
 
 impl Workbench {
     /// Ask for the inference of the analysis on screen (its source and the
@@ -79,33 +78,30 @@ pub(crate) fn InferencePanels(wb: Workbench, view: &'static str) -> impl IntoVie
             }
         }
     };
+    let input = move |which: usize, label: &'static str, testid: &'static str| {
+        view! {
+            <label>
+                {label}
+                <input
+                    type="number"
+                    min="0"
+                    max=MAX_BOOTSTRAP.to_string()
+                    data-testid=testid
+                    prop:value=move || {
+                        let (p, d) = wb.gaps.permutations.get();
+                        (if which == 0 { p } else { d }).to_string()
+                    }
+                    on:change=count(which)
+                />
+            </label>
+        }
+    };
     view! {
         <section class="inference" data-testid="inference" data-view=view>
             <h3>"How sure is each number?"</h3>
             <p class="detail">
-                <label>
-                    "permutations per target "
-                    <input
-                        type="number"
-                        min="0"
-                        max=MAX_BOOTSTRAP.to_string()
-                        data-testid="permutations"
-                        prop:value=move || wb.gaps.permutations.get().0.to_string()
-                        on:change=count(0)
-                    />
-                </label>
-                " "
-                <label>
-                    "for ΔQ² "
-                    <input
-                        type="number"
-                        min="0"
-                        max=MAX_BOOTSTRAP.to_string()
-                        data-testid="delta-permutations"
-                        prop:value=move || wb.gaps.permutations.get().1.to_string()
-                        on:change=count(1)
-                    />
-                </label>
+                {input(0, "permutations per target ", "permutations")} " "
+                {input(1, "for ΔQ² ", "delta-permutations")}
                 " (0: none; each ΔQ² permutation refits F+O)"
             </p>
             {move || match wb.gaps.inference.answer.get() {
@@ -166,20 +162,14 @@ pub(crate) fn InferencePanels(wb: Workbench, view: &'static str) -> impl IntoVie
                             .collect_view()}
                         <p class="detail">
                             {settings} ". "
-                            <button
-                                class="link"
-                                data-testid="export-inference"
-                                on:click=move |_| {
-                                    let _ = web::download(
-                                        &format!("{}-inference.json", wb.file_stem()),
-                                        "application/json",
-                                        &json,
-                                    );
-                                }
-                            >
-                                "Download the inference (JSON)"
-                            </button> " "
-                            <button class="link" on:click=move |_| wb.request_inference()>
+                            {export_button(
+                                wb,
+                                "inference.json".into(),
+                                "application/json",
+                                json,
+                                "export-inference",
+                                "Download the inference (JSON)".into(),
+                            )} " " <button class="link" on:click=move |_| wb.request_inference()>
                                 "Compute again"
                             </button>
                         </p>

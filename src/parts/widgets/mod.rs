@@ -780,7 +780,7 @@ pub(crate) fn TextPanel(
     } = panel;
     let chart = csv.is_empty();
     let data_name = name.clone();
-    let stem = move |ext: &str| format!("{}-{name}.{ext}", wb.file_stem());
+    let file = move |ext: &str| format!("{name}.{ext}");
     let box_html = html.clone();
     let row_of = move |ev: &web_sys::Event| picked(ev, "tr[data-row]", "data-row");
     view! {
@@ -801,12 +801,33 @@ pub(crate) fn TextPanel(
             ></div>
             <div class="exports">
                 {if chart {
-                    export_button(stem("svg"), "image/svg+xml", html, "export-svg", "SVG")
+                    export_button(
+                            wb,
+                            file("svg"),
+                            "image/svg+xml",
+                            html,
+                            "export-svg",
+                            "SVG".into(),
+                        )
                         .into_any()
                 } else {
                     view! {
-                        {export_button(stem("csv"), "text/csv", csv, "export-csv", "CSV")}
-                        {export_button(stem("tex"), "text/x-tex", latex, "export-latex", "LaTeX")}
+                        {export_button(
+                            wb,
+                            file("csv"),
+                            "text/csv",
+                            csv,
+                            "export-csv",
+                            "CSV".into(),
+                        )}
+                        {export_button(
+                            wb,
+                            file("tex"),
+                            "text/x-tex",
+                            latex,
+                            "export-latex",
+                            "LaTeX".into(),
+                        )}
                     }
                         .into_any()
                 }}
@@ -815,20 +836,22 @@ pub(crate) fn TextPanel(
     }
 }
 
-/// A button that downloads `text` as `name`.
+/// A button that downloads `text` as `{file stem}-{file}` (the stem of the
+/// part's files when it is clicked: `Workbench::file_stem`).
 pub(crate) fn export_button(
-    name: String,
+    wb: Workbench,
+    file: String,
     mime: &'static str,
     text: String,
     testid: &'static str,
-    label: &'static str,
+    label: String,
 ) -> impl IntoView {
     view! {
         <button
             class="link"
             data-testid=testid
             on:click=move |_| {
-                let _ = crate::web::download(&name, mime, &text);
+                let _ = crate::web::download(&format!("{}-{file}", wb.file_stem()), mime, &text);
             }
         >
             {label}

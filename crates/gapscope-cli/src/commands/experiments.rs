@@ -10,7 +10,9 @@ use std::path::PathBuf;
 use clap::Args;
 use gapscope_data::ingest::TrajectoryOptions;
 use gapscope_gaps::experiments::interventions::MIN_TASKS;
-use gapscope_gaps::experiments::{continuations, interventions, Continuations, Interventions};
+use gapscope_gaps::experiments::{
+    continuations, interventions, json_text, Continuations, Interventions,
+};
 
 use crate::ingest;
 use crate::output::term_safe;
@@ -78,9 +80,7 @@ pub fn run_interventions(args: &InterventionsArgs) -> Result<String, String> {
         );
     }
     if args.inputs.json {
-        return serde_json::to_string_pretty(&r)
-            .map(|s| s + "\n")
-            .map_err(|e| e.to_string());
+        return json_text(&r).map_err(|e| e.to_string());
     }
     Ok(interventions_text(&r))
 }
@@ -95,9 +95,7 @@ pub fn run_continuations(args: &ContinuationsArgs) -> Result<String, String> {
         );
     }
     if args.inputs.json {
-        return serde_json::to_string_pretty(&r)
-            .map(|s| s + "\n")
-            .map_err(|e| e.to_string());
+        return json_text(&r).map_err(|e| e.to_string());
     }
     Ok(continuations_text(&r))
 }

@@ -51,12 +51,8 @@ pub fn run(args: &SynthExperimentsArgs) -> Result<String, String> {
         params.states
     );
     let out = &args.out;
-    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let files = corpus.files(&command).map_err(|e| e.to_string())?;
-    for (name, text) in &files {
-        let p = out.join(name);
-        std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))?;
-    }
+    let written = crate::output::write_files(out, &files)?;
     Ok(format!(
         "{} runs of {} models ({} intervention tasks, {} continuation states, {} repetitions) written to {}: {}\n",
         corpus.trajectories.len(),
@@ -65,10 +61,6 @@ pub fn run(args: &SynthExperimentsArgs) -> Result<String, String> {
         params.states,
         params.repetitions,
         out.display(),
-        files
-            .iter()
-            .map(|(n, _)| n.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
+        written
     ))
 }

@@ -73,12 +73,8 @@ pub fn run(args: &SynthTrajectoriesArgs) -> Result<String, String> {
         command,
         " --tasks {tasks} --groups {groups} --trials {trials} --instability {instability}"
     );
-    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let files = corpus.files(&command).map_err(|e| e.to_string())?;
-    for (name, text) in &files {
-        let p = out.join(name);
-        std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))?;
-    }
+    let written = crate::output::write_files(out, &files)?;
     Ok(format!(
         "{} trajectories of {} models in {} families ({} tasks in {} groups, {} trial(s), instability {}) written to {}: {}\n",
         corpus.trajectories.len(),
@@ -89,10 +85,6 @@ pub fn run(args: &SynthTrajectoriesArgs) -> Result<String, String> {
         trials,
         instability,
         out.display(),
-        files
-            .iter()
-            .map(|(n, _)| n.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
+        written
     ))
 }

@@ -12,4 +12,13 @@ pub mod continuations;
 pub mod interventions;
 
 pub use continuations::{continuations, Continuations};
+
+/// A result as `gapscope interventions` / `continuations --json` write it
+/// (indented, with a final newline): the page's downloads are this text too.
+///
+/// # Errors
+/// The serializer's (none for these types).
+pub fn json_text<T: serde::Serialize>(result: &T) -> serde_json::Result<String> {
+    serde_json::to_string_pretty(result).map(|s| s + "\n")
+}
 pub use interventions::{interventions, InterventionError, Interventions};

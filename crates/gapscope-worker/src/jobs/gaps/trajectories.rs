@@ -6,7 +6,7 @@ use crate::protocol::{OverviewResult, Source};
 use gapscope_compare::{CompareReport, RunOptions};
 use gapscope_data::ingest::{Messages, TrajectoryOptions};
 use gapscope_data::trajectory::Trajectory;
-use gapscope_gaps::experiments::{continuations, interventions};
+use gapscope_gaps::experiments::{continuations, interventions, json_text};
 use gapscope_gaps::overview::{overview_of_inputs, stability_of_inputs};
 use gapscope_gaps::stability::{StabilityReport, StabilitySettings};
 use gapscope_stats::paired::Settings;
@@ -68,14 +68,14 @@ pub fn experiments(
     let interventions = if interventions.cases.is_empty() {
         None
     } else {
-        let json = cli_json(&interventions)?;
+        let json = json_text(&interventions).map_err(|e| e.to_string())?;
         Some((interventions, json))
     };
     let continuations = continuations(&trajectories);
     let continuations = if continuations.coverage.is_empty() {
         None
     } else {
-        let json = cli_json(&continuations)?;
+        let json = json_text(&continuations).map_err(|e| e.to_string())?;
         Some((continuations, json))
     };
     Ok(gapscope_view::experiments::page(
@@ -83,13 +83,6 @@ pub fn experiments(
         continuations.as_ref().map(|(c, j)| (c, j.clone())),
         example,
     ))
-}
-
-/// A result as `gapscope … --json` writes it: indented, a final newline.
-fn cli_json<T: serde::Serialize>(v: &T) -> Result<String, String> {
-    serde_json::to_string_pretty(v)
-        .map(|s| s + "\n")
-        .map_err(|e| e.to_string())
 }
 
 /// [`crate::Job::Compare`]: the runs of the source's trajectory files
