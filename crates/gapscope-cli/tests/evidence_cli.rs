@@ -34,7 +34,7 @@ fn score_prints_verdicts_and_tables_and_json_agrees() {
         "P-M",
         "Failure decomposition",
         "Investigation effort",
-        "Paired comparison Scripted / Careful − Scripted / Hasty over 42 cases",
+        "Paired comparison Scripted / Careful − Scripted / Hasty over 42 cases planned on both",
         "clustered exact McNemar",
     ] {
         assert!(text.contains(needle), "missing `{needle}` in\n{text}");
@@ -46,9 +46,14 @@ fn score_prints_verdicts_and_tables_and_json_agrees() {
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["cases"].as_array().unwrap().len(), 42);
     assert_eq!(v["episodes"].as_array().unwrap().len(), 168);
-    // The text's paired line shows the JSON's mean difference in points.
-    let d = v["paired"][0]["mean_difference"].as_f64().unwrap();
-    assert!(text.contains(&format!("mean ECS difference {:+.1} points", 100.0 * d)));
+    // The text's headline row (V0–V3) shows the JSON's Δ in points.
+    let rows = v["paired"][0]["rows"].as_array().unwrap();
+    let h = rows.iter().find(|r| r["headline"] == true).unwrap();
+    let d = h["paired"]["delta"].as_f64().unwrap();
+    assert!(
+        text.contains(&format!("Δ {:+.1} points", 100.0 * d)),
+        "{text}"
+    );
 }
 
 #[test]

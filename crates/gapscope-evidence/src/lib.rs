@@ -14,9 +14,13 @@
 //! The seeded worked case set and its scripted trajectories are generated in
 //! `gapscope-synth` (`evidence_worked`), with the other generators.
 
+pub mod composition;
+pub mod interventions;
+pub mod pairs;
 pub mod report;
 pub mod score;
 pub mod spec;
+pub mod trajectory;
 
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
@@ -88,41 +92,163 @@ fn field_part(field: &str) -> String {
     }
 }
 
-/// A run manifest: the planned cases × configs × repetitions 0..N.
+/// One object of a run manifest: the planned cases × configs × conditions
+/// × repetitions 0..N (addendum §1).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RunPlan {
+pub struct RunPlanEntry {
     pub cases: Vec<String>,
     pub configs: Vec<String>,
+    /// Default `["baseline"]`.
+    #[serde(default = "baseline_only")]
+    pub conditions: Vec<String>,
     pub repetitions: u32,
 }
 
+fn baseline_only() -> Vec<String> {
+    vec![spec::BASELINE.to_string()]
+}
+
+/// A run manifest: one object, or a JSON array of objects whose planned
+/// runs are united (a run listed twice is planned once).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct RunPlan {
+    pub entries: Vec<RunPlanEntry>,
+}
+
 /// The most repetitions a run plan (given, or seen in the trajectories) may
-/// have: the report keeps one ECS row per configuration and repetition.
+/// have: the report keeps one ECS row per side and repetition.
 pub const MAX_PLAN_REPETITIONS: u64 = 10_000;
-/// The most (configuration, repetition) ECS rows of a plan.
+/// The most (side, repetition) ECS rows of a plan.
 pub const MAX_PLAN_ROWS: u64 = 100_000;
-/// The most planned runs (cases × configurations × repetitions).
+/// The most planned runs (cases × sides × repetitions).
 pub const MAX_PLANNED_RUNS: u64 = 10_000_000;
 
 impl RunPlan {
-    /// Parse a run manifest and check its sizes ([`check_plan_size`]).
+    /// A manifest of one object under `baseline`.
+    pub fn single(cases: Vec<String>, configs: Vec<String>, repetitions: u32) -> RunPlan {
+        RunPlan {
+            entries: vec![RunPlanEntry {
+                cases,
+                configs,
+                conditions: baseline_only(),
+                repetitions,
+            }],
+        }
+    }
+
+    /// Parse a run manifest (an object or an array of objects) and check
+    /// its sizes ([`check_plan_size`]) and condition names.
     pub fn parse(text: &str) -> Result<RunPlan, EvidenceError> {
-        let plan: RunPlan = serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
+        let text = text.trim_start_matches('\u{feff}');
+        let expected = "expected {\"cases\": [ids], \"configs\": [names], \"conditions\": [names] (optional), \"repetitions\": N}, or an array of such objects";
+        let located = |e: &serde_json::Error, at: &str| {
             EvidenceError::Plan(format!(
-                "line {}, column {}: {} (expected {{\"cases\": [ids], \"configs\": [names], \"repetitions\": N}})",
+                "{at}line {}, column {}: {} ({expected})",
                 e.line(),
                 e.column(),
-                gapscope_data::profile::json_message(&e)
+                gapscope_data::profile::json_message(e)
             ))
-        })?;
-        check_plan_size(
-            "field",
-            plan.cases.len() as u64,
-            plan.configs.len() as u64,
-            u64::from(plan.repetitions),
-        )?;
+        };
+        let plan = if text.trim_start().starts_with('[') {
+            let items: Vec<serde_json::Value> =
+                serde_json::from_str(text).map_err(|e| located(&e, ""))?;
+            let mut entries = Vec::with_capacity(items.len());
+            for (i, v) in items.into_iter().enumerate() {
+                entries.push(serde_json::from_value::<RunPlanEntry>(v).map_err(|e| {
+                    EvidenceError::Plan(format!(
+                        "item {}: {} ({expected})",
+                        i + 1,
+                        gapscope_data::profile::json_message(&e)
+                    ))
+                })?);
+            }
+            RunPlan { entries }
+        } else {
+            RunPlan {
+                entries: vec![serde_json::from_str(text).map_err(|e| located(&e, ""))?],
+            }
+        };
+        plan.check()?;
         Ok(plan)
+    }
+
+    fn check(&self) -> Result<(), EvidenceError> {
+        let many = self.entries.len() > 1;
+        let (mut rows, mut runs) = (0u64, 0u64);
+        for (i, e) in self.entries.iter().enumerate() {
+            let at = if many {
+                format!("item {}: ", i + 1)
+            } else {
+                String::new()
+            };
+            for c in &e.conditions {
+                spec::check_condition_name(c)
+                    .map_err(|m| EvidenceError::Plan(format!("{at}field `conditions`: {m}")))?;
+            }
+            for c in &e.configs {
+                if c.contains(',') || c.trim().is_empty() {
+                    return Err(EvidenceError::Plan(format!(
+                        "{at}field `configs`: `{c}` is empty or contains `,`"
+                    )));
+                }
+            }
+            let sides = (e.configs.len() as u64).saturating_mul(e.conditions.len() as u64);
+            check_plan_size(
+                "field",
+                e.cases.len() as u64,
+                sides,
+                u64::from(e.repetitions),
+            )
+            .map_err(|err| match err {
+                EvidenceError::Plan(m) => EvidenceError::Plan(format!("{at}{m}")),
+                other => other,
+            })?;
+            rows = rows.saturating_add(sides.saturating_mul(u64::from(e.repetitions)));
+            runs = runs.saturating_add(
+                sides
+                    .saturating_mul(u64::from(e.repetitions))
+                    .saturating_mul(e.cases.len() as u64),
+            );
+        }
+        if rows > MAX_PLAN_ROWS || runs > MAX_PLANNED_RUNS {
+            return Err(EvidenceError::Plan(format!(
+                "the manifest's objects together plan {rows} (side, repetition) rows and {runs} runs; the limits are {MAX_PLAN_ROWS} and {MAX_PLANNED_RUNS}"
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// A side: a configuration under a condition (addendum §1), written
+/// `config@condition`, or `config` alone under `baseline`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Side {
+    pub config: String,
+    pub condition: String,
+}
+
+impl Side {
+    pub fn new(config: &str, condition: &str) -> Side {
+        Side {
+            config: config.to_string(),
+            condition: condition.to_string(),
+        }
+    }
+
+    /// `config` under `baseline`, else `config@condition`.
+    pub fn label(&self) -> String {
+        side_label(&self.config, &self.condition)
+    }
+}
+
+/// A side's label: `config` under `baseline`, else `config@condition`.
+pub fn side_label(config: &str, condition: &str) -> String {
+    if condition == spec::BASELINE {
+        config.to_string()
+    } else {
+        format!("{config}@{condition}")
     }
 }
 
@@ -136,11 +262,11 @@ pub fn check_plan_size(
     repetitions: u64,
 ) -> Result<(), EvidenceError> {
     let (rep_name, cfg_name) = if what == "field" {
-        ("field `repetitions`", "field `configs`")
+        ("field `repetitions`", "fields `configs` × `conditions`")
     } else {
         (
             "repetitions seen in the trajectories",
-            "configurations seen in the trajectories",
+            "sides (configuration, condition) seen in the trajectories",
         )
     };
     if repetitions > MAX_PLAN_REPETITIONS {
@@ -151,13 +277,13 @@ pub fn check_plan_size(
     let rows = configs.saturating_mul(repetitions);
     if rows > MAX_PLAN_ROWS {
         return Err(EvidenceError::Plan(format!(
-            "{cfg_name} × {rep_name}: {configs} × {repetitions} = {rows} (configuration, repetition) rows exceed the limit of {MAX_PLAN_ROWS}"
+            "{cfg_name} × {rep_name}: {configs} × {repetitions} = {rows} (side, repetition) rows exceed the limit of {MAX_PLAN_ROWS}"
         )));
     }
     let runs = rows.saturating_mul(cases);
     if runs > MAX_PLANNED_RUNS {
         return Err(EvidenceError::Plan(format!(
-            "{cases} cases × {configs} configurations × {repetitions} repetitions = {runs} planned runs exceed the limit of {MAX_PLANNED_RUNS}"
+            "{cases} cases × {configs} sides × {repetitions} repetitions = {runs} planned runs exceed the limit of {MAX_PLANNED_RUNS}"
         )));
     }
     Ok(())
@@ -173,11 +299,11 @@ pub struct EvidenceSettings {
     /// [`gapscope_stats::bootstrap::MAX_DRAWS`].
     pub bootstrap: usize,
     pub seed: u64,
-    /// Configuration pairs (A, B) to compare; empty: every pair, in order of
-    /// first appearance.
+    /// Side pairs (A, B) to compare, by label (`config` or
+    /// `config@condition`); empty: every pair of configurations within each
+    /// condition, in order of first appearance.
     pub pairs: Vec<(String, String)>,
-    /// The planned runs; `None`: the case file's cases × the configurations
-    /// and repetitions seen in the trajectories.
+    /// The planned runs; `None`: derived from the trajectories (addendum §1).
     pub plan: Option<RunPlan>,
 }
 
@@ -201,32 +327,253 @@ pub struct ReportSettings {
     pub plan_given: bool,
 }
 
+/// A side of the plan, as the report lists it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SideInfo {
+    pub label: String,
+    pub config: String,
+    pub condition: String,
+    /// Planned runs of the side.
+    pub planned: usize,
+    /// Its condition appears in some case's `conditions`: the side is scored
+    /// against the unmanipulated spec, so its ECS is diagnostic only
+    /// (addendum §5).
+    pub manipulated: bool,
+}
+
 /// Everything [`evaluate`] computes (the CLI's `--json`, the page's model).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EvidenceReport {
     pub settings: ReportSettings,
     pub cases: Vec<Case>,
-    /// The plan's configurations, repetitions, protocols and domains, in order.
+    /// The plan's configurations, repetitions (the union over sides),
+    /// protocols and domains (of the planned case set), in order.
     pub configs: Vec<String>,
     pub repetitions: Vec<u32>,
     pub protocols: Vec<Protocol>,
     pub domains: Vec<String>,
+    /// The sides (configuration, condition) of the plan, in order.
+    pub sides: Vec<SideInfo>,
     /// Every trajectory of the plan, in file order (unscored ones included).
     pub episodes: Vec<Episode>,
-    /// Per configuration, then the total (`config: null`).
+    /// Per side (`config` holds the side's label), then the total
+    /// (`config: null`).
     pub coverage: Vec<Coverage>,
+    /// Scored-only ECS per side (base; `config` holds the side's label).
     pub ecs: Vec<ConfigEcs>,
+    /// All-planned ECS per side: unscored runs count 0 (addendum §5).
+    pub ecs_all_planned: Vec<ConfigEcs>,
     pub failures: Vec<FailureBar>,
     pub effort: Vec<EffortCurve>,
     pub paired: Vec<PairedComparison>,
+    /// Decision readiness per side and protocol (addendum §7).
+    pub readiness: Vec<report::ReadinessCurve>,
+    /// Intervention analyses (addendum §8), rule C.
+    pub interventions: interventions::Interventions,
+    /// Case-set composition, Tables 6 and 7 (addendum §4).
+    pub composition: composition::Composition,
     pub warnings: Vec<String>,
 }
 
+/// The planned runs: per side, the (case, repetition) pairs, and the
+/// planned case set (addendum §1).
+fn make_plan<'c>(
+    cases: &'c [Case],
+    trajectories: &[EvidenceTrajectory],
+    given: Option<&RunPlan>,
+) -> Result<report::Plan<'c>, EvidenceError> {
+    let case_index: HashMap<&str, usize> = cases
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.case_id.as_str(), i))
+        .collect();
+    // Side → its planned (case index in the file, repetition).
+    let mut sides: indexmap::IndexMap<Side, std::collections::BTreeSet<(usize, u32)>> =
+        indexmap::IndexMap::new();
+    if let Some(p) = given {
+        p.check()?;
+        for e in &p.entries {
+            let mut idx = Vec::with_capacity(e.cases.len());
+            for c in &e.cases {
+                idx.push(*case_index.get(c.as_str()).ok_or_else(|| {
+                    EvidenceError::Plan(format!("case `{c}` is not in the case file"))
+                })?);
+            }
+            for cond in &e.conditions {
+                for config in &e.configs {
+                    let runs = sides.entry(Side::new(config, cond)).or_default();
+                    for &i in &idx {
+                        for r in 0..e.repetitions {
+                            runs.insert((i, r));
+                        }
+                    }
+                }
+            }
+        }
+    } else {
+        // Per side: the cases seen (baseline: every case of the file) and
+        // the repetitions 0..max seen.
+        let mut seen: indexmap::IndexMap<Side, (HashSet<usize>, u32)> = indexmap::IndexMap::new();
+        for t in trajectories {
+            let side = Side::new(&t.config, &t.condition);
+            let e = seen.entry(side).or_insert_with(|| (HashSet::new(), 0));
+            if let Some(&i) = case_index.get(t.case_id.as_str()) {
+                e.0.insert(i);
+            }
+            e.1 = e.1.max(t.repetition);
+        }
+        // Baseline sides first, in order of first appearance, then the
+        // others by condition of first appearance.
+        let mut conditions: indexmap::IndexSet<&str> = indexmap::IndexSet::new();
+        conditions.insert(spec::BASELINE);
+        for s in seen.keys() {
+            conditions.insert(s.condition.as_str());
+        }
+        let max_rep = seen.values().map(|v| u64::from(v.1) + 1).max().unwrap_or(0);
+        check_plan_size("seen", cases.len() as u64, seen.len() as u64, max_rep)?;
+        for cond in conditions {
+            for (side, (seen_cases, max)) in seen.iter().filter(|(s, _)| s.condition == cond) {
+                let runs = sides.entry(side.clone()).or_default();
+                let all: Vec<usize> = if cond == spec::BASELINE {
+                    (0..cases.len()).collect()
+                } else {
+                    let mut v: Vec<usize> = seen_cases.iter().copied().collect();
+                    v.sort_unstable();
+                    v
+                };
+                for i in all {
+                    for r in 0..=*max {
+                        runs.insert((i, r));
+                    }
+                }
+            }
+        }
+    }
+    // The planned case set: the union over sides, in case-file order.
+    let mut in_plan = vec![false; cases.len()];
+    for runs in sides.values() {
+        for &(i, _) in runs {
+            in_plan[i] = true;
+        }
+    }
+    let file_to_plan: Vec<Option<usize>> = {
+        let mut k = 0;
+        in_plan
+            .iter()
+            .map(|&p| {
+                p.then(|| {
+                    k += 1;
+                    k - 1
+                })
+            })
+            .collect()
+    };
+    let plan_cases: Vec<&Case> = cases
+        .iter()
+        .zip(&in_plan)
+        .filter(|(_, &p)| p)
+        .map(|(c, _)| c)
+        .collect();
+    let manipulated: HashSet<&str> = cases
+        .iter()
+        .flat_map(|c| c.conditions.keys().map(String::as_str))
+        .collect();
+    Ok(report::Plan {
+        cases: plan_cases
+            .iter()
+            .map(|c| (c.case_id.as_str(), c.protocol, c.domain.as_str()))
+            .collect(),
+        case_specs: plan_cases,
+        sides: sides
+            .into_iter()
+            .map(|(side, runs)| {
+                let runs: std::collections::BTreeSet<(usize, u32)> = runs
+                    .into_iter()
+                    .filter_map(|(i, r)| Some((file_to_plan[i]?, r)))
+                    .collect();
+                let mut cs: Vec<usize> = runs.iter().map(|r| r.0).collect();
+                cs.dedup();
+                let mut reps: Vec<u32> = runs.iter().map(|r| r.1).collect();
+                reps.sort_unstable();
+                reps.dedup();
+                report::SidePlan {
+                    label: side.label(),
+                    manipulated: manipulated.contains(side.condition.as_str()),
+                    side,
+                    cases: cs,
+                    repetitions: reps,
+                    runs,
+                }
+            })
+            .collect(),
+    })
+}
+
+fn case_warnings(cases: &[Case]) -> Vec<String> {
+    let mut warnings = Vec::new();
+    for c in cases {
+        let unused = c.unused_requirements();
+        if !unused.is_empty() {
+            warnings.push(format!(
+                "case `{}`: requirement{} {} required by no action, so never checked",
+                c.case_id,
+                if unused.len() == 1 { "" } else { "s" },
+                unused.join(", ")
+            ));
+        }
+        let specs = c.read_specs();
+        for (i, j) in c.overlapping_read_specs() {
+            warnings.push(format!(
+                "case `{}`: one `{}` call can satisfy two required reads ({} and {}), so a complete investigation may have effort below 1",
+                c.case_id,
+                specs[i].tool,
+                i + 1,
+                j + 1
+            ));
+        }
+    }
+    warnings
+}
+
+/// The side pairs to compare: the settings' (by label), or every pair of
+/// configurations within each condition.
+fn side_pairs(
+    plan: &report::Plan,
+    given: &[(String, String)],
+) -> Result<Vec<(usize, usize)>, EvidenceError> {
+    if given.is_empty() {
+        let mut v = Vec::new();
+        for (i, a) in plan.sides.iter().enumerate() {
+            for (j, b) in plan.sides.iter().enumerate().skip(i + 1) {
+                if a.side.condition == b.side.condition {
+                    v.push((i, j));
+                }
+            }
+        }
+        return Ok(v);
+    }
+    let find = |label: &str| {
+        plan.sides
+            .iter()
+            .position(|s| s.label == label)
+            .ok_or_else(|| {
+                EvidenceError::Settings(format!(
+                    "pair names side `{label}`, which is not in the plan (sides: {})",
+                    plan.sides
+                        .iter()
+                        .map(|s| s.label.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            })
+    };
+    given
+        .iter()
+        .map(|(a, b)| Ok((find(a)?, find(b)?)))
+        .collect()
+}
+
 /// Score every trajectory against its case and compute the report tables.
-#[allow(
-    clippy::too_many_lines,
-    reason = "the pipeline read → score → every report table, one stage after another; each stage is a call"
-)]
 pub fn evaluate(
     cases_text: &str,
     trajectories_text: &str,
@@ -241,129 +588,65 @@ pub fn evaluate(
     }
     let cases = spec::read_cases(cases_text)?;
     let trajectories = score::read_trajectories(trajectories_text, &cases)?;
-    let mut warnings = Vec::new();
-    for c in &cases {
-        let unused = c.unused_requirements();
-        if !unused.is_empty() {
-            warnings.push(format!(
-                "case `{}`: requirement{} {} required by no action, so never checked",
-                c.case_id,
-                if unused.len() == 1 { "" } else { "s" },
-                unused.join(", ")
-            ));
-        }
-    }
-
-    // The plan.
+    let mut warnings = case_warnings(&cases);
+    let plan = make_plan(&cases, &trajectories, settings.plan.as_ref())?;
     let case_index: HashMap<&str, usize> = cases
         .iter()
         .enumerate()
         .map(|(i, c)| (c.case_id.as_str(), i))
         .collect();
-    let (case_ids, configs, repetitions): (Vec<String>, Vec<String>, Vec<u32>) =
-        if let Some(p) = &settings.plan {
-            check_plan_size(
-                "field",
-                p.cases.len() as u64,
-                p.configs.len() as u64,
-                u64::from(p.repetitions),
-            )?;
-            for c in &p.cases {
-                if !case_index.contains_key(c.as_str()) {
-                    return Err(EvidenceError::Plan(format!(
-                        "case `{c}` is not in the case file"
-                    )));
-                }
-            }
-            (
-                p.cases.clone(),
-                p.configs.clone(),
-                (0..p.repetitions).collect(),
-            )
-        } else {
-            let mut configs: indexmap::IndexSet<String> = indexmap::IndexSet::new();
-            let mut reps: HashSet<u32> = HashSet::new();
-            for t in &trajectories {
-                if !configs.contains(&t.config) {
-                    configs.insert(t.config.clone());
-                }
-                reps.insert(t.repetition);
-            }
-            let mut reps: Vec<u32> = reps.into_iter().collect();
-            reps.sort_unstable();
-            check_plan_size(
-                "seen",
-                cases.len() as u64,
-                configs.len() as u64,
-                reps.len() as u64,
-            )?;
-            let configs: Vec<String> = configs.into_iter().collect();
-            (
-                cases.iter().map(|c| c.case_id.clone()).collect(),
-                configs,
-                reps,
-            )
-        };
+    let plan_index: HashMap<&str, usize> = plan
+        .cases
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.0, i))
+        .collect();
+    let side_index: HashMap<(&str, &str), usize> = plan
+        .sides
+        .iter()
+        .enumerate()
+        .map(|(i, s)| ((s.side.config.as_str(), s.side.condition.as_str()), i))
+        .collect();
     let mut episodes = Vec::new();
     let mut outside = 0usize;
-    let in_cases: HashSet<&str> = case_ids.iter().map(String::as_str).collect();
-    let in_configs: HashSet<&str> = configs.iter().map(String::as_str).collect();
-    let in_reps: HashSet<u32> = repetitions.iter().copied().collect();
     for t in &trajectories {
-        if !(in_cases.contains(t.case_id.as_str())
-            && in_configs.contains(t.config.as_str())
-            && in_reps.contains(&t.repetition))
-        {
-            outside += 1;
-            continue;
-        }
+        let planned = side_index
+            .get(&(t.config.as_str(), t.condition.as_str()))
+            .zip(plan_index.get(t.case_id.as_str()))
+            .is_some_and(|(&s, &k)| plan.sides[s].runs.contains(&(k, t.repetition)));
         let Some(case) = case_index.get(t.case_id.as_str()).map(|&i| &cases[i]) else {
             continue;
         };
+        if !planned {
+            outside += 1;
+            continue;
+        }
         episodes.push(score::score(case, t)?);
     }
     if outside > 0 {
         warnings.push(format!(
-            "{outside} trajector{} outside the run manifest, not scored",
-            if outside == 1 { "y" } else { "ies" }
+            "{outside} trajector{} outside the run {}, not scored",
+            if outside == 1 { "y" } else { "ies" },
+            if settings.plan.is_some() {
+                "manifest"
+            } else {
+                "plan"
+            }
         ));
     }
-    let plan = report::Plan {
-        cases: case_ids
-            .iter()
-            .filter_map(|id| case_index.get(id.as_str()).map(|&i| &cases[i]))
-            .map(|c| (c.case_id.as_str(), c.protocol, c.domain.as_str()))
-            .collect(),
-        configs: configs.clone(),
-        repetitions: repetitions.clone(),
-    };
-
-    let pairs: Vec<(String, String)> = if settings.pairs.is_empty() {
-        let mut v = Vec::new();
-        for i in 0..configs.len() {
-            for j in i + 1..configs.len() {
-                v.push((configs[i].clone(), configs[j].clone()));
-            }
-        }
-        v
-    } else {
-        for (a, b) in &settings.pairs {
-            for c in [a, b] {
-                if !configs.contains(c) {
-                    return Err(EvidenceError::Settings(format!(
-                        "pair names configuration `{c}`, which is not in the plan (configurations: {})",
-                        configs.join(", ")
-                    )));
-                }
-            }
-        }
-        settings.pairs.clone()
-    };
+    let pairs = side_pairs(&plan, &settings.pairs)?;
     let paired = pairs
         .iter()
-        .map(|(a, b)| report::paired(&plan, &episodes, a, b, settings.bootstrap, settings.seed))
+        .map(|&(a, b)| report::paired(&plan, &episodes, a, b, settings.bootstrap, settings.seed))
         .collect();
-
+    let mut configs: indexmap::IndexSet<String> = indexmap::IndexSet::new();
+    let mut repetitions: Vec<u32> = Vec::new();
+    for s in &plan.sides {
+        configs.insert(s.side.config.clone());
+        repetitions.extend(&s.repetitions);
+    }
+    repetitions.sort_unstable();
+    repetitions.dedup();
     Ok(EvidenceReport {
         settings: ReportSettings {
             bootstrap: settings.bootstrap,
@@ -371,14 +654,34 @@ pub fn evaluate(
             prng: "ChaCha8Rng (rand_chacha 0.9), seed_from_u64(seed); case indices random_range(0..n) on u32".into(),
             plan_given: settings.plan.is_some(),
         },
-        configs,
+        configs: configs.into_iter().collect(),
         repetitions,
         protocols: plan.protocols(),
         domains: plan.domains(),
+        sides: plan
+            .sides
+            .iter()
+            .map(|s| SideInfo {
+                label: s.label.clone(),
+                config: s.side.config.clone(),
+                condition: s.side.condition.clone(),
+                planned: s.runs.len(),
+                manipulated: s.manipulated,
+            })
+            .collect(),
         coverage: report::coverage(&plan, &episodes),
-        ecs: report::ecs_tables(&plan, &episodes),
+        ecs: report::ecs_tables(&plan, &episodes, false),
+        ecs_all_planned: report::ecs_tables(&plan, &episodes, true),
         failures: report::failure_bars(&plan, &episodes),
         effort: report::effort_curves(&plan, &episodes),
+        readiness: report::readiness_curves(&plan, &episodes),
+        interventions: interventions::interventions(
+            &plan,
+            &episodes,
+            settings.bootstrap,
+            settings.seed,
+        ),
+        composition: composition::composition(&plan.case_specs),
         paired,
         episodes,
         cases,

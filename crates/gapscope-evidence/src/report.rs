@@ -9,36 +9,9 @@
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
+pub use crate::pairs::{McNemar, MeanSd};
 use crate::score::{Episode, FailureType};
 use crate::spec::Protocol;
-
-/// Mean and sample SD (n − 1) over the repetitions where a value is defined.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct MeanSd {
-    pub mean: Option<f64>,
-    /// `None` with fewer than two defined values.
-    pub sd: Option<f64>,
-    /// Repetitions with a defined value.
-    pub n: usize,
-}
-
-impl MeanSd {
-    pub fn of(values: &[Option<f64>]) -> MeanSd {
-        let v: Vec<f64> = values.iter().flatten().copied().collect();
-        let mean = gapscope_stats::summary::mean(&v);
-        let sd = match (mean, v.len()) {
-            (Some(m), n) if n >= 2 => {
-                Some((v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n as f64 - 1.0)).sqrt())
-            }
-            _ => None,
-        };
-        MeanSd {
-            mean,
-            sd,
-            n: v.len(),
-        }
-    }
-}
 
 /// One configuration's ECS within one repetition (over its scored runs).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -66,7 +39,11 @@ pub struct EcsSummary {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ConfigEcs {
+    /// The side's label (`config`, or `config@condition`).
     pub config: String,
+    /// Scored against the unmanipulated spec under an evidence intervention:
+    /// diagnostic only (addendum §5).
+    pub manipulated: bool,
     pub repetitions: Vec<RepetitionEcs>,
     pub summary: EcsSummary,
 }
@@ -134,62 +111,64 @@ pub struct EffortCurve {
     pub episode_points: Vec<EffortPoint>,
 }
 
+/// One row of a paired comparison (addendum §6): a protocol, or V0–V3.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CaseDifference {
-    pub case_id: String,
-    pub protocol: Protocol,
-    /// ECS averaged over the planned repetitions (unscored runs count 0).
-    pub ecs_a: f64,
-    pub ecs_b: f64,
-    pub difference: f64,
+pub struct PairedProtocolRow {
+    /// `V0` … `V3`, `V0–V3` or `Legacy`.
+    pub row: String,
+    /// The V0–V3 row: the headline (Legacy never enters it).
+    pub headline: bool,
+    /// The row's cases (ids), aligned with `paired.per_case`.
+    pub case_ids: Vec<String>,
+    pub paired: crate::pairs::PairedRow,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct McNemar {
-    /// (case, repetition) pairs.
-    pub pairs: usize,
-    pub both_succeed: usize,
-    /// A succeeds, B fails.
-    pub only_a: usize,
-    /// B succeeds, A fails.
-    pub only_b: usize,
-    pub both_fail: usize,
-    /// Cases whose D_k = b_k − c_k (pairs where only A, minus pairs where
-    /// only B succeeds) is not 0.
-    pub discordant_cases: usize,
-    /// S = Σ D_k (= only_a − only_b).
-    pub s: i64,
-    /// The clustered exact McNemar p (evidence-to-action.addendum.md §2,
-    /// which replaces the base test on pooled pairs):
-    /// `P(|Σ ε_k D_k| ≥ |S|)` over sign flips of whole cases, exact by
-    /// convolution (`gapscope_stats::paired::clustered_exact_mcnemar`, the
-    /// run comparisons' function); 1 when every D_k = 0; null with no case.
-    pub p_value: Option<f64>,
-}
-
-/// A − B over the planned cases.
+/// A − B of two sides over the cases planned on both (addendum §6; rule P
+/// for one condition, rule C when the conditions differ).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PairedComparison {
+    /// Side labels.
     pub a: String,
     pub b: String,
+    pub rule: crate::pairs::Rule,
+    /// Cases planned on both sides.
     pub cases: usize,
-    /// Planned runs of A (B) left unscored (infrastructure failure or missing),
-    /// counted as unsuccessful.
-    pub unscored_a: usize,
-    pub unscored_b: usize,
-    pub mean_difference: Option<f64>,
-    /// Paired bootstrap 95% percentile interval over cases.
-    pub interval: Option<[f64; 2]>,
     pub bootstrap: usize,
-    pub per_case: Vec<CaseDifference>,
-    pub mcnemar: McNemar,
+    /// V0, V1, V2, V3 (those planned), V0–V3, then Legacy.
+    pub rows: Vec<PairedProtocolRow>,
+    /// Table 12: per repetition, all-planned ECS of A and B over the V0–V3
+    /// cases and their difference, with mean and SD across repetitions.
+    pub per_repetition: crate::pairs::PerRepetition,
 }
 
-/// The run grid the reports use.
+impl PairedComparison {
+    /// The headline row (V0–V3), if any V0–V3 case is planned on both.
+    pub fn headline(&self) -> Option<&PairedProtocolRow> {
+        self.rows.iter().find(|r| r.headline)
+    }
+}
+
+/// The planned runs the reports use (addendum §1).
 pub(crate) struct Plan<'a> {
+    /// The planned case set (the union over sides), in case-file order:
+    /// (id, protocol, domain).
     pub cases: Vec<(&'a str, Protocol, &'a str)>,
-    pub configs: Vec<String>,
+    /// The same cases' specs.
+    pub case_specs: Vec<&'a crate::spec::Case>,
+    pub sides: Vec<SidePlan>,
+}
+
+/// One side's planned runs.
+pub(crate) struct SidePlan {
+    pub side: crate::Side,
+    pub label: String,
+    pub manipulated: bool,
+    /// Indices into [`Plan::cases`], ascending.
+    pub cases: Vec<usize>,
+    /// Ascending.
     pub repetitions: Vec<u32>,
+    /// (case index into [`Plan::cases`], repetition).
+    pub runs: std::collections::BTreeSet<(usize, u32)>,
 }
 
 impl Plan<'_> {
@@ -207,6 +186,32 @@ impl Plan<'_> {
         }
         d.into_iter().map(str::to_string).collect()
     }
+
+    /// The protocols of one side's planned cases, in protocol order.
+    fn side_protocols(&self, side: &SidePlan) -> Vec<Protocol> {
+        Protocol::ALL
+            .into_iter()
+            .filter(|p| side.cases.iter().any(|&k| self.cases[k].1 == *p))
+            .collect()
+    }
+
+    /// The domains of one side's planned cases, in order of first appearance.
+    fn side_domains(&self, side: &SidePlan) -> Vec<String> {
+        let mut d: indexmap::IndexSet<&str> = indexmap::IndexSet::new();
+        for &k in &side.cases {
+            d.insert(self.cases[k].2);
+        }
+        d.into_iter().map(str::to_string).collect()
+    }
+
+    /// Case id → index into [`Plan::cases`].
+    pub fn case_positions(&self) -> std::collections::HashMap<&str, usize> {
+        self.cases
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.0, i))
+            .collect()
+    }
 }
 
 fn rate(eps: &[&Episode]) -> Option<f64> {
@@ -219,47 +224,89 @@ fn macro_of(values: &[Option<f64>]) -> Option<f64> {
     v.and_then(|v| gapscope_stats::summary::mean(&v))
 }
 
-/// Scored episodes of the plan by (configuration, repetition), built once so
-/// each table is linear in the episodes (it filtered every episode for every
-/// configuration and repetition).
-struct ByRun<'e>(std::collections::HashMap<(&'e str, u32), Vec<&'e Episode>>);
+/// Scored episodes of the plan by (side, repetition), built once so each
+/// table is linear in the episodes.
+struct ByRun<'e>(std::collections::HashMap<(&'e str, &'e str, u32), Vec<&'e Episode>>);
 
 impl<'e> ByRun<'e> {
     fn new(episodes: &'e [Episode]) -> Self {
-        let mut m: std::collections::HashMap<(&'e str, u32), Vec<&'e Episode>> =
+        let mut m: std::collections::HashMap<(&'e str, &'e str, u32), Vec<&'e Episode>> =
             std::collections::HashMap::new();
         for e in episodes.iter().filter(|e| e.scored) {
-            m.entry((e.config.as_str(), e.repetition))
+            m.entry((e.config.as_str(), e.condition.as_str(), e.repetition))
                 .or_default()
                 .push(e);
         }
         ByRun(m)
     }
 
-    /// Scored episodes of one configuration and repetition, in file order.
-    fn get(&self, config: &str, rep: u32) -> Vec<&'e Episode> {
-        self.0.get(&(config, rep)).cloned().unwrap_or_default()
+    /// Scored episodes of one side and repetition, in file order.
+    fn get(&self, side: &SidePlan, rep: u32) -> Vec<&'e Episode> {
+        self.0
+            .get(&(side.side.config.as_str(), side.side.condition.as_str(), rep))
+            .cloned()
+            .unwrap_or_default()
     }
 }
 
-pub(crate) fn ecs_tables(plan: &Plan, episodes: &[Episode]) -> Vec<ConfigEcs> {
+/// Planned runs of one side and repetition, per protocol and per domain.
+fn planned_counts<'p>(
+    plan: &Plan<'p>,
+    side: &SidePlan,
+    rep: u32,
+) -> (
+    usize,
+    std::collections::HashMap<Protocol, usize>,
+    std::collections::HashMap<&'p str, usize>,
+) {
+    let mut by_p = std::collections::HashMap::new();
+    let mut by_d = std::collections::HashMap::new();
+    let mut n = 0;
+    for &(k, r) in &side.runs {
+        if r == rep {
+            n += 1;
+            *by_p.entry(plan.cases[k].1).or_insert(0) += 1;
+            *by_d.entry(plan.cases[k].2).or_insert(0) += 1;
+        }
+    }
+    (n, by_p, by_d)
+}
+
+/// ECS per side: scored-only (base: over scored runs) or, with
+/// `all_planned`, over planned runs with unscored ones counted 0 (addendum
+/// §5). `config` holds the side's label.
+pub(crate) fn ecs_tables(plan: &Plan, episodes: &[Episode], all_planned: bool) -> Vec<ConfigEcs> {
     let by_run = ByRun::new(episodes);
-    let protocols = plan.protocols();
-    let domains = plan.domains();
-    plan.configs
+    plan.sides
         .iter()
-        .map(|config| {
-            let reps: Vec<RepetitionEcs> = plan
+        .map(|side| {
+            let protocols = plan.side_protocols(side);
+            let domains = plan.side_domains(side);
+            let reps: Vec<RepetitionEcs> = side
                 .repetitions
                 .iter()
                 .map(|&r| {
-                    let eps = by_run.get(config, r);
+                    let eps = by_run.get(side, r);
+                    let (n, by_p, by_d) = planned_counts(plan, side, r);
+                    let share = |sub: &[&Episode], planned: usize| {
+                        if all_planned {
+                            (planned > 0).then(|| {
+                                sub.iter().filter(|e| e.success == Some(true)).count() as f64
+                                    / planned as f64
+                            })
+                        } else {
+                            rate(sub)
+                        }
+                    };
                     let by_protocol: IndexMap<String, Option<f64>> = protocols
                         .iter()
                         .map(|p| {
                             let sub: Vec<&Episode> =
                                 eps.iter().copied().filter(|e| e.protocol == *p).collect();
-                            (p.name().to_string(), rate(&sub))
+                            (
+                                p.name().to_string(),
+                                share(&sub, by_p.get(p).copied().unwrap_or(0)),
+                            )
                         })
                         .collect();
                     let by_domain: IndexMap<String, Option<f64>> = domains
@@ -267,13 +314,16 @@ pub(crate) fn ecs_tables(plan: &Plan, episodes: &[Episode]) -> Vec<ConfigEcs> {
                         .map(|d| {
                             let sub: Vec<&Episode> =
                                 eps.iter().copied().filter(|e| &e.domain == d).collect();
-                            (d.clone(), rate(&sub))
+                            (
+                                d.clone(),
+                                share(&sub, by_d.get(d.as_str()).copied().unwrap_or(0)),
+                            )
                         })
                         .collect();
                     RepetitionEcs {
                         repetition: r,
                         scored: eps.len(),
-                        overall: rate(&eps),
+                        overall: share(&eps, n),
                         protocol_macro: macro_of(
                             &by_protocol.values().copied().collect::<Vec<_>>(),
                         ),
@@ -310,7 +360,8 @@ pub(crate) fn ecs_tables(plan: &Plan, episodes: &[Episode]) -> Vec<ConfigEcs> {
                 domain_macro: across(&|r| r.domain_macro),
             };
             ConfigEcs {
-                config: config.clone(),
+                config: side.label.clone(),
+                manipulated: side.manipulated,
                 repetitions: reps,
                 summary,
             }
@@ -319,23 +370,16 @@ pub(crate) fn ecs_tables(plan: &Plan, episodes: &[Episode]) -> Vec<ConfigEcs> {
 }
 
 pub(crate) fn coverage(plan: &Plan, episodes: &[Episode]) -> Vec<Coverage> {
-    // Episodes per configuration, in one pass (not one pass per configuration).
-    let mut by_config: std::collections::HashMap<&str, Vec<&Episode>> =
+    // Episodes per side, in one pass.
+    let mut by_side: std::collections::HashMap<(&str, &str), Vec<&Episode>> =
         std::collections::HashMap::new();
     for e in episodes {
-        by_config.entry(e.config.as_str()).or_default().push(e);
+        by_side
+            .entry((e.config.as_str(), e.condition.as_str()))
+            .or_default()
+            .push(e);
     }
-    let one = |config: Option<&str>| {
-        let eps: Vec<&Episode> = match config {
-            Some(c) => by_config.get(c).cloned().unwrap_or_default(),
-            None => episodes.iter().collect(),
-        };
-        let n_configs = if config.is_some() {
-            1
-        } else {
-            plan.configs.len()
-        };
-        let planned = plan.cases.len() * plan.repetitions.len() * n_configs;
+    let one = |label: Option<&str>, eps: Vec<&Episode>, planned: usize| {
         let scored = eps.iter().filter(|e| e.scored).count();
         let infra: Vec<String> = eps
             .iter()
@@ -343,7 +387,7 @@ pub(crate) fn coverage(plan: &Plan, episodes: &[Episode]) -> Vec<Coverage> {
             .map(|e| e.trajectory_id.clone())
             .collect();
         Coverage {
-            config: config.map(str::to_string),
+            config: label.map(str::to_string),
             planned,
             scored,
             infrastructure_failures: infra.len(),
@@ -352,22 +396,36 @@ pub(crate) fn coverage(plan: &Plan, episodes: &[Episode]) -> Vec<Coverage> {
             infrastructure_failure_ids: infra,
         }
     };
-    let mut out: Vec<Coverage> = plan.configs.iter().map(|c| one(Some(c))).collect();
-    out.push(one(None));
+    let mut out: Vec<Coverage> = plan
+        .sides
+        .iter()
+        .map(|s| {
+            let eps = by_side
+                .get(&(s.side.config.as_str(), s.side.condition.as_str()))
+                .cloned()
+                .unwrap_or_default();
+            one(Some(&s.label), eps, s.runs.len())
+        })
+        .collect();
+    out.push(one(
+        None,
+        episodes.iter().collect(),
+        plan.sides.iter().map(|s| s.runs.len()).sum(),
+    ));
     out
 }
 
 pub(crate) fn failure_bars(plan: &Plan, episodes: &[Episode]) -> Vec<FailureBar> {
     let by_run = ByRun::new(episodes);
     let mut out = Vec::new();
-    for config in &plan.configs {
-        for p in plan.protocols() {
-            let per_rep: Vec<Vec<&Episode>> = plan
+    for side in &plan.sides {
+        for p in plan.side_protocols(side) {
+            let per_rep: Vec<Vec<&Episode>> = side
                 .repetitions
                 .iter()
                 .map(|&r| {
                     by_run
-                        .get(config, r)
+                        .get(side, r)
                         .into_iter()
                         .filter(|e| e.protocol == p)
                         .collect()
@@ -400,7 +458,7 @@ pub(crate) fn failure_bars(plan: &Plan, episodes: &[Episode]) -> Vec<FailureBar>
                 })
                 .collect();
             out.push(FailureBar {
-                config: config.clone(),
+                config: side.label.clone(),
                 protocol: p,
                 scored: all.len(),
                 successes: all.iter().filter(|e| e.success == Some(true)).count(),
@@ -415,19 +473,21 @@ pub(crate) fn failure_bars(plan: &Plan, episodes: &[Episode]) -> Vec<FailureBar>
 pub(crate) fn effort_curves(plan: &Plan, episodes: &[Episode]) -> Vec<EffortCurve> {
     let by_run = ByRun::new(episodes);
     let mut out = Vec::new();
-    for config in &plan.configs {
-        for p in plan.protocols() {
+    for side in &plan.sides {
+        for p in plan.side_protocols(side) {
             if p == Protocol::Legacy {
                 continue;
             }
-            let per_rep: Vec<Vec<&Episode>> = plan
+            let per_rep: Vec<Vec<&Episode>> = side
                 .repetitions
                 .iter()
                 .map(|&r| {
                     by_run
-                        .get(config, r)
+                        .get(side, r)
                         .into_iter()
-                        .filter(|e| e.protocol == p && e.normalized_effort.is_some())
+                        .filter(|e| {
+                            e.protocol == p && !e.scored_as_legacy && e.normalized_effort.is_some()
+                        })
                         .collect()
                 })
                 .collect();
@@ -461,7 +521,7 @@ pub(crate) fn effort_curves(plan: &Plan, episodes: &[Episode]) -> Vec<EffortCurv
                 .filter_map(|&x| share_at(x).map(|y| [x, y]))
                 .collect();
             out.push(EffortCurve {
-                config: config.clone(),
+                config: side.label.clone(),
                 protocol: p,
                 episodes: all.len(),
                 plateau: share_at(f64::INFINITY),
@@ -499,94 +559,229 @@ pub fn bootstrap_mean_interval(d: &[f64], draws: usize, seed: u64) -> Option<[f6
     gapscope_stats::paired::bootstrap_mean(d, draws, seed)?.bounds()
 }
 
+/// A side's planned runs with their binary outcome (`None`: unscored),
+/// and an index of its episodes by (case position, repetition).
+pub(crate) fn side_runs<'e>(
+    plan: &Plan,
+    episodes: &'e [Episode],
+    side: usize,
+) -> (
+    Vec<crate::pairs::Run>,
+    std::collections::HashMap<(usize, u32), &'e Episode>,
+) {
+    let s = &plan.sides[side];
+    let pos = plan.case_positions();
+    let index: std::collections::HashMap<(usize, u32), &Episode> = episodes
+        .iter()
+        .filter(|e| e.config == s.side.config && e.condition == s.side.condition)
+        .filter_map(|e| Some(((*pos.get(e.case_id.as_str())?, e.repetition), e)))
+        .collect();
+    let runs = s
+        .runs
+        .iter()
+        .map(|&(k, r)| crate::pairs::Run {
+            case: k,
+            repetition: r,
+            value: index
+                .get(&(k, r))
+                .filter(|e| e.scored)
+                .map(|e| f64::from(u8::from(e.success == Some(true)))),
+        })
+        .collect();
+    (runs, index)
+}
+
 pub(crate) fn paired(
     plan: &Plan,
     episodes: &[Episode],
-    a: &str,
-    b: &str,
+    a: usize,
+    b: usize,
     draws: usize,
     seed: u64,
 ) -> PairedComparison {
-    // (config, case, repetition) → (success, scored), for A and B.
-    let index: std::collections::HashMap<(&str, &str, u32), (bool, bool)> = episodes
+    use crate::pairs::{self, Rule};
+    let (ra, _) = side_runs(plan, episodes, a);
+    let (rb, _) = side_runs(plan, episodes, b);
+    let (sa, sb) = (&plan.sides[a], &plan.sides[b]);
+    let rule = if sa.side.condition == sb.side.condition {
+        Rule::AllPlanned
+    } else {
+        Rule::Completed
+    };
+    let both: Vec<usize> = sa
+        .cases
         .iter()
-        .filter(|e| e.config == a || e.config == b)
-        .map(|e| {
-            (
-                (e.config.as_str(), e.case_id.as_str(), e.repetition),
-                (e.scored && e.success == Some(true), e.scored),
-            )
-        })
+        .copied()
+        .filter(|k| sb.cases.binary_search(k).is_ok())
         .collect();
-    let success = |config: &str, case: &str, rep: u32| -> (bool, bool) {
-        index
-            .get(&(config, case, rep))
+    let of = |ps: &[Protocol]| -> Vec<usize> {
+        both.iter()
             .copied()
-            .unwrap_or((false, false))
+            .filter(|&k| ps.contains(&plan.cases[k].1))
+            .collect()
     };
-    let reps = plan.repetitions.len().max(1) as f64;
-    let mut per_case = Vec::new();
-    let mut m = McNemar {
-        pairs: 0,
-        both_succeed: 0,
-        only_a: 0,
-        only_b: 0,
-        both_fail: 0,
-        discordant_cases: 0,
-        s: 0,
-        p_value: None,
-    };
-    // (b_k, c_k) of each case, for the clustered test.
-    let mut discordant: Vec<(usize, usize)> = Vec::with_capacity(plan.cases.len());
-    let (mut unscored_a, mut unscored_b) = (0, 0);
-    for &(case, protocol, _) in &plan.cases {
-        let (mut sa, mut sb) = (0.0, 0.0);
-        let (mut b_k, mut c_k) = (0, 0);
-        for &r in &plan.repetitions {
-            let (oa, scored_a) = success(a, case, r);
-            let (ob, scored_b) = success(b, case, r);
-            unscored_a += usize::from(!scored_a);
-            unscored_b += usize::from(!scored_b);
-            sa += f64::from(u8::from(oa));
-            sb += f64::from(u8::from(ob));
-            m.pairs += 1;
-            match (oa, ob) {
-                (true, true) => m.both_succeed += 1,
-                (true, false) => {
-                    m.only_a += 1;
-                    b_k += 1;
-                }
-                (false, true) => {
-                    m.only_b += 1;
-                    c_k += 1;
-                }
-                (false, false) => m.both_fail += 1,
-            }
+    let row = |name: &str, headline: bool, cases: Vec<usize>| {
+        let paired = pairs::paired(&ra, &rb, &cases, rule, true, draws, seed);
+        PairedProtocolRow {
+            row: name.to_string(),
+            headline,
+            case_ids: paired
+                .per_case
+                .iter()
+                .map(|c| plan.cases[c.case].0.to_string())
+                .collect(),
+            paired,
         }
-        discordant.push((b_k, c_k));
-        per_case.push(CaseDifference {
-            case_id: case.to_string(),
-            protocol,
-            ecs_a: sa / reps,
-            ecs_b: sb / reps,
-            difference: (sa - sb) / reps,
-        });
+    };
+    let acting = [Protocol::V0, Protocol::V1, Protocol::V2, Protocol::V3];
+    let mut rows = Vec::new();
+    for p in acting {
+        let cases = of(&[p]);
+        if !cases.is_empty() {
+            rows.push(row(p.name(), false, cases));
+        }
     }
-    let clustered = gapscope_stats::paired::clustered_exact_mcnemar(&discordant);
-    m.discordant_cases = clustered.discordant_cases;
-    m.s = clustered.s;
-    m.p_value = clustered.p;
-    let d: Vec<f64> = per_case.iter().map(|c| c.difference).collect();
+    let v03 = of(&acting);
+    let per_repetition = pairs::per_repetition(&ra, &rb, &v03);
+    if !v03.is_empty() {
+        rows.push(row("V0–V3", true, v03));
+    }
+    let legacy = of(&[Protocol::Legacy]);
+    if !legacy.is_empty() {
+        rows.push(row(Protocol::Legacy.name(), false, legacy));
+    }
     PairedComparison {
-        a: a.to_string(),
-        b: b.to_string(),
-        cases: per_case.len(),
-        unscored_a,
-        unscored_b,
-        mean_difference: gapscope_stats::summary::mean(&d),
-        interval: bootstrap_mean_interval(&d, draws, seed),
+        a: sa.label.clone(),
+        b: sb.label.clone(),
+        rule,
+        cases: both.len(),
         bootstrap: draws,
-        per_case,
-        mcnemar: m,
+        rows,
+        per_repetition,
     }
+}
+
+/// A decision-readiness curve of one side and protocol (addendum §7).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReadinessCurve {
+    /// The side's label.
+    pub config: String,
+    pub protocol: Protocol,
+    /// Episodes per repetition (those that qualify): mean and range.
+    pub n_mean: Option<f64>,
+    pub n_min: usize,
+    pub n_max: usize,
+    /// `[x, F(x)]` at the step corners on [0, 1] (0, every distinct value,
+    /// 1), F averaged pointwise over the non-empty repetitions; empty when
+    /// no episode qualifies.
+    pub points: Vec<[f64; 2]>,
+    /// V0/V1: mean coverage; V2/V3: mean of the per-episode mean s_g.
+    pub mean: Option<f64>,
+    /// 1 − lim_{x↑1} F(x): the share at full support.
+    pub full_support: Option<f64>,
+    /// The qualifying episodes (to click through).
+    pub episode_ids: Vec<String>,
+    /// Why the curve is empty ("no episode qualifies").
+    pub reason: Option<String>,
+}
+
+/// One qualifying episode's values: V0/V1 its coverage (one value), V2/V3
+/// its included gates' s_g.
+/// Qualifying episodes of one repetition with their readiness values.
+type Qualified<'e> = Vec<(&'e Episode, Vec<f64>)>;
+
+fn readiness_values(e: &Episode) -> Option<Vec<f64>> {
+    match e.protocol {
+        Protocol::V0 | Protocol::V1 => e.readiness.coverage.map(|c| vec![c]),
+        Protocol::V2 | Protocol::V3 => {
+            let s: Vec<f64> = e
+                .readiness
+                .gates
+                .iter()
+                .filter(|g| g.included)
+                .map(|g| g.supported as f64 / g.evaluated as f64)
+                .collect();
+            (!s.is_empty()).then_some(s)
+        }
+        Protocol::Legacy => None,
+    }
+}
+
+pub(crate) fn readiness_curves(plan: &Plan, episodes: &[Episode]) -> Vec<ReadinessCurve> {
+    let by_run = ByRun::new(episodes);
+    let mut out = Vec::new();
+    for side in &plan.sides {
+        for p in plan.side_protocols(side) {
+            if p == Protocol::Legacy {
+                continue;
+            }
+            // Per repetition: each qualifying episode's values.
+            let per_rep: Vec<Qualified> = side
+                .repetitions
+                .iter()
+                .map(|&r| {
+                    by_run
+                        .get(side, r)
+                        .into_iter()
+                        .filter(|e| e.protocol == p && !e.scored_as_legacy)
+                        .filter_map(|e| Some((e, readiness_values(e)?)))
+                        .collect()
+                })
+                .collect();
+            let nonempty: Vec<&Qualified> = per_rep.iter().filter(|v| !v.is_empty()).collect();
+            let mut xs: Vec<f64> = vec![0.0, 1.0];
+            xs.extend(
+                nonempty
+                    .iter()
+                    .flat_map(|v| v.iter().flat_map(|(_, s)| s.iter().copied())),
+            );
+            xs.sort_by(f64::total_cmp);
+            xs.dedup();
+            // F_rep(x) = mean over episodes of the share of its values ≤ x.
+            let f_rep = |eps: &Qualified, below: &dyn Fn(f64) -> bool| {
+                eps.iter()
+                    .map(|(_, s)| s.iter().filter(|&&v| below(v)).count() as f64 / s.len() as f64)
+                    .sum::<f64>()
+                    / eps.len() as f64
+            };
+            let across = |f: &dyn Fn(&Qualified) -> f64| {
+                gapscope_stats::summary::mean(&nonempty.iter().map(|v| f(v)).collect::<Vec<_>>())
+            };
+            let points: Vec<[f64; 2]> = if nonempty.is_empty() {
+                Vec::new()
+            } else {
+                xs.iter()
+                    .filter_map(|&x| across(&|eps| f_rep(eps, &|v| v <= x)).map(|y| [x, y]))
+                    .collect()
+            };
+            let ns: Vec<usize> = per_rep.iter().map(Vec::len).collect();
+            out.push(ReadinessCurve {
+                config: side.label.clone(),
+                protocol: p,
+                n_mean: gapscope_stats::summary::mean(
+                    &ns.iter().map(|&n| n as f64).collect::<Vec<_>>(),
+                )
+                .filter(|_| !nonempty.is_empty()),
+                n_min: ns.iter().copied().min().unwrap_or(0),
+                n_max: ns.iter().copied().max().unwrap_or(0),
+                points,
+                mean: across(&|eps| {
+                    eps.iter()
+                        .map(|(_, s)| s.iter().sum::<f64>() / s.len() as f64)
+                        .sum::<f64>()
+                        / eps.len() as f64
+                }),
+                full_support: across(&|eps| 1.0 - f_rep(eps, &|v| v < 1.0)),
+                episode_ids: per_rep
+                    .iter()
+                    .flatten()
+                    .map(|(e, _)| e.trajectory_id.clone())
+                    .collect(),
+                reason: nonempty
+                    .is_empty()
+                    .then(|| "no episode qualifies".to_string()),
+            });
+        }
+    }
+    out
 }

@@ -67,108 +67,7 @@ impl std::fmt::Display for FailureType {
     }
 }
 
-/// A trajectory to score: the canonical trajectory plus `case_id`, `config`,
-/// `repetition` and `status`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct EvidenceTrajectory {
-    pub id: String,
-    pub case_id: String,
-    pub config: String,
-    pub repetition: u32,
-    /// `false` for `infrastructure_failure` runs.
-    pub scored: bool,
-    pub messages: Vec<Message>,
-    /// The JSONL line it came from.
-    pub line: u64,
-}
-
-#[derive(Deserialize)]
-struct RawTrajectory {
-    id: String,
-    case_id: String,
-    config: String,
-    repetition: u32,
-    #[serde(default)]
-    status: Option<String>,
-    #[serde(default)]
-    messages: Vec<Message>,
-}
-
-/// Read trajectories (JSONL, one a line; blank lines skipped). Every line
-/// must parse, name a case of `cases`, and have a unique `id` and a unique
-/// (case, config, repetition). `status` absent means `scored`.
-pub fn read_trajectories(
-    text: &str,
-    cases: &[Case],
-) -> Result<Vec<EvidenceTrajectory>, EvidenceError> {
-    read_trajectories_as_given(text, cases).map_err(|e| crate::other_part(text, false).unwrap_or(e))
-}
-
-fn read_trajectories_as_given(
-    text: &str,
-    cases: &[Case],
-) -> Result<Vec<EvidenceTrajectory>, EvidenceError> {
-    let mut out: Vec<EvidenceTrajectory> = Vec::new();
-    let mut ids: IndexMap<String, u64> = IndexMap::new();
-    let mut runs: IndexMap<(String, String, u32), u64> = IndexMap::new();
-    let case_ids: std::collections::HashSet<&str> =
-        cases.iter().map(|c| c.case_id.as_str()).collect();
-    for (i, raw) in text.trim_start_matches('\u{feff}').lines().enumerate() {
-        let line = i as u64 + 1;
-        if raw.trim().is_empty() {
-            continue;
-        }
-        let t: RawTrajectory =
-            serde_json::from_str(raw).map_err(|e| EvidenceError::TrajectoryJson {
-                line,
-                column: e.column() as u64,
-                message: gapscope_data::profile::json_message(&e),
-            })?;
-        let err = |message: String| EvidenceError::Trajectory {
-            line,
-            id: t.id.clone(),
-            message,
-        };
-        if let Some(first) = ids.get(&t.id) {
-            return Err(err(format!("id already used on line {first}")));
-        }
-        if !case_ids.contains(t.case_id.as_str()) {
-            return Err(err(format!(
-                "case_id `{}` is not in the case file",
-                t.case_id
-            )));
-        }
-        let key = (t.case_id.clone(), t.config.clone(), t.repetition);
-        if let Some(first) = runs.get(&key) {
-            return Err(err(format!(
-                "case `{}`, config `{}`, repetition {} already scored on line {first}",
-                key.0, key.1, key.2
-            )));
-        }
-        let scored = match t.status.as_deref().map(str::trim) {
-            None => true,
-            Some(s) if s.eq_ignore_ascii_case("scored") => true,
-            Some(s) if s.eq_ignore_ascii_case("infrastructure_failure") => false,
-            Some(s) => {
-                return Err(err(format!(
-                    "status `{s}` is neither `scored` nor `infrastructure_failure`"
-                )))
-            }
-        };
-        ids.insert(t.id.clone(), line);
-        runs.insert(key, line);
-        out.push(EvidenceTrajectory {
-            id: t.id,
-            case_id: t.case_id,
-            config: t.config,
-            repetition: t.repetition,
-            scored,
-            messages: t.messages,
-            line,
-        });
-    }
-    Ok(out)
-}
+pub use crate::trajectory::{read_trajectories, EvidenceTrajectory};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -323,6 +222,8 @@ pub struct Episode {
     pub trajectory_id: String,
     pub case_id: String,
     pub config: String,
+    /// The condition it ran under (addendum §1).
+    pub condition: String,
     pub repetition: u32,
     pub protocol: Protocol,
     pub domain: String,
@@ -345,6 +246,46 @@ pub struct Episode {
     pub investigation_complete: bool,
     /// information_calls / required_reads (`None` when no read is required).
     pub normalized_effort: Option<f64>,
+    /// Scored as Legacy under `static` (addendum §1): the candidate is the
+    /// V1 case's one action, the expected decision ALLOW.
+    pub scored_as_legacy: bool,
+    /// The episode holds a consequential call, whatever its target or
+    /// status (addendum §2).
+    pub acted: bool,
+    /// Information calls issued before the first consequential call (a read
+    /// listed earlier in the same message counts); `None`: no action.
+    pub k_first: Option<usize>,
+    /// Decision readiness (addendum §7).
+    pub readiness: Readiness,
+    /// The terminal's label, whatever the protocol: the `outcome` or
+    /// `decision` of the last assistant message's JSON object, upper-cased
+    /// (what a non-acting episode ended with, addendum §8.3).
+    pub final_label: Option<String>,
+}
+
+/// Decision readiness of one episode (addendum §7).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Readiness {
+    /// V0 (no consequential call) and V1 (exactly one): the share of the
+    /// read specs satisfied by the end (V0) or by results observed before
+    /// the action's message (V1); `None` otherwise or with no required read.
+    pub coverage: Option<f64>,
+    /// V2/V3: every consequential call with a target, in step order.
+    pub gates: Vec<Gate>,
+}
+
+/// A consequential call with a target, as a readiness gate (addendum §7).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Gate {
+    pub step: usize,
+    pub target: String,
+    /// The target's `requires` (its `support[]`).
+    pub evaluated: usize,
+    /// Of those, established before the call.
+    pub supported: usize,
+    /// At or before the failing call (every gate when the episode succeeded
+    /// or failed at the end), with at least one evaluated requirement.
+    pub included: bool,
 }
 
 struct Applied {
@@ -373,6 +314,26 @@ fn object_content(content: Option<&Value>) -> Option<Map<String, Value>> {
 }
 
 impl<'a> Scorer<'a> {
+    /// For each of the case's read specs ([`Case::read_specs`]), whether a
+    /// requirement carrying it was established before message `before`
+    /// (addendum §3).
+    fn satisfied_specs(&self, before: usize) -> Vec<bool> {
+        let mut sat = vec![false; self.case.required_reads()];
+        for (r, j) in self
+            .case
+            .requirements
+            .iter()
+            .zip(self.case.read_spec_index())
+        {
+            if let Some(j) = j {
+                if !sat[j] && self.established(&r.id, before).is_some() {
+                    sat[j] = true;
+                }
+            }
+        }
+        sat
+    }
+
     /// An action's application whose result was observed before message `before`.
     fn applied_before(&self, action: &str, before: usize) -> Option<&Applied> {
         self.applied
@@ -739,6 +700,74 @@ impl<'a> Scorer<'a> {
     }
 }
 
+/// The episode's measures after scoring: information calls, completeness
+/// and effort (addendum §3), acted and k_first (§2), readiness (§7).
+fn measures(s: &Scorer, ep: &mut Episode, as_legacy: bool) {
+    ep.information_calls = s
+        .calls
+        .iter()
+        .filter(|c| c.class == CallClass::Information)
+        .count();
+    // Addendum §3: complete when every read spec (read sources and
+    // confirming reads) is satisfied by the end.
+    let at_end = s.satisfied_specs(usize::MAX);
+    ep.investigation_complete = at_end.iter().all(|&x| x);
+    ep.normalized_effort =
+        (ep.required_reads > 0).then(|| ep.information_calls as f64 / ep.required_reads as f64);
+    let first_action = s.calls.iter().find(|c| c.class == CallClass::Consequential);
+    ep.acted = first_action.is_some();
+    ep.k_first = first_action.map(|a| {
+        s.calls
+            .iter()
+            .filter(|c| c.class == CallClass::Information && c.step < a.step)
+            .count()
+    });
+    if !as_legacy {
+        ep.readiness = readiness(s, ep, &at_end);
+    }
+}
+
+/// Decision readiness (addendum §7) of a scored, non-static episode.
+fn readiness(s: &Scorer, ep: &Episode, at_end: &[bool]) -> Readiness {
+    let share = |sat: &[bool]| {
+        (!sat.is_empty()).then(|| sat.iter().filter(|&&x| x).count() as f64 / sat.len() as f64)
+    };
+    let consequential: Vec<&CallRecord> = s
+        .calls
+        .iter()
+        .filter(|c| c.class == CallClass::Consequential)
+        .collect();
+    match ep.protocol {
+        Protocol::V0 if consequential.is_empty() => Readiness {
+            coverage: share(at_end),
+            gates: Vec::new(),
+        },
+        Protocol::V1 if consequential.len() == 1 => Readiness {
+            coverage: share(&s.satisfied_specs(consequential[0].message)),
+            gates: Vec::new(),
+        },
+        Protocol::V2 | Protocol::V3 => Readiness {
+            coverage: None,
+            gates: ep
+                .actions
+                .iter()
+                .filter_map(|a| {
+                    let target = a.target.clone()?;
+                    let evaluated = a.support.len();
+                    Some(Gate {
+                        step: a.step,
+                        target,
+                        evaluated,
+                        supported: a.support.iter().filter(|x| x.established.is_some()).count(),
+                        included: evaluated > 0 && ep.failure_step.is_none_or(|f| a.step <= f),
+                    })
+                })
+                .collect(),
+        },
+        _ => Readiness::default(),
+    }
+}
+
 /// The terminal output: the content of the last assistant message.
 fn terminal_output(messages: &[Message]) -> Option<Map<String, Value>> {
     messages
@@ -748,10 +777,13 @@ fn terminal_output(messages: &[Message]) -> Option<Map<String, Value>> {
         .and_then(|m| object_content(m.content.as_ref()))
 }
 
-fn check_terminal(case: &Case, messages: &[Message]) -> Option<TerminalRecord> {
+fn check_terminal(case: &Case, as_legacy: bool, messages: &[Message]) -> Option<TerminalRecord> {
     let (kind, key, expected) = match case.protocol {
         Protocol::V0 => ("NO_ACTION", "outcome", case.terminal?),
         Protocol::Legacy => ("DECISION", "decision", case.expected_decision?),
+        // A V1 case under `static` (addendum §1): every target action of the
+        // primary Static comparison is valid, so the expected decision is ALLOW.
+        Protocol::V1 if as_legacy => ("DECISION", "decision", Label::Allow),
         _ => return None,
     };
     let out = terminal_output(messages);
@@ -905,10 +937,18 @@ fn collect_calls(case: &Case, t: &EvidenceTrajectory) -> Result<Vec<CallRecord>,
 
 /// Score one trajectory against its case.
 pub fn score(case: &Case, t: &EvidenceTrajectory) -> Result<Episode, EvidenceError> {
+    let as_legacy = t.condition == crate::spec::STATIC;
+    // The protocol the episode is scored as: Legacy under `static`.
+    let p = if as_legacy {
+        Protocol::Legacy
+    } else {
+        case.protocol
+    };
     let mut ep = Episode {
         trajectory_id: t.id.clone(),
         case_id: case.case_id.clone(),
         config: t.config.clone(),
+        condition: t.condition.clone(),
         repetition: t.repetition,
         protocol: case.protocol,
         domain: case.domain.clone(),
@@ -926,6 +966,11 @@ pub fn score(case: &Case, t: &EvidenceTrajectory) -> Result<Episode, EvidenceErr
         required_reads: case.required_reads(),
         investigation_complete: false,
         normalized_effort: None,
+        scored_as_legacy: as_legacy,
+        acted: false,
+        k_first: None,
+        readiness: Readiness::default(),
+        final_label: None,
     };
     if !t.scored {
         return Ok(ep);
@@ -936,7 +981,7 @@ pub fn score(case: &Case, t: &EvidenceTrajectory) -> Result<Episode, EvidenceErr
         calls,
         applied: IndexMap::new(),
     };
-    if case.protocol != Protocol::Legacy {
+    if p != Protocol::Legacy {
         for k in 0..s.calls.len() {
             if s.calls[k].class != CallClass::Consequential {
                 continue;
@@ -971,9 +1016,14 @@ pub fn score(case: &Case, t: &EvidenceTrajectory) -> Result<Episode, EvidenceErr
             }
         })
         .collect();
-    ep.terminal = check_terminal(case, &t.messages);
+    ep.terminal = check_terminal(case, as_legacy, &t.messages);
+    ep.final_label = terminal_output(&t.messages).and_then(|o| {
+        ["outcome", "decision"]
+            .iter()
+            .find_map(|k| o.get(*k).and_then(Value::as_str))
+            .map(|l| l.trim().to_ascii_uppercase())
+    });
     if ep.failure.is_none() {
-        let p = case.protocol;
         let end_failure: Option<(FailureType, String)> = if p.acts() && ep.actions.is_empty() {
             Some((
                 FailureType::NoAction,
@@ -1030,20 +1080,7 @@ pub fn score(case: &Case, t: &EvidenceTrajectory) -> Result<Episode, EvidenceErr
         }
     }
     ep.success = Some(ep.failure.is_none());
-    ep.information_calls = s
-        .calls
-        .iter()
-        .filter(|c| c.class == CallClass::Information)
-        .count();
-    ep.investigation_complete = case.requirements.iter().all(|r| {
-        !matches!(r.source, Source::Read(_))
-            || ep
-                .requirements
-                .iter()
-                .any(|q| q.id == r.id && q.established.is_some())
-    });
-    ep.normalized_effort =
-        (ep.required_reads > 0).then(|| ep.information_calls as f64 / ep.required_reads as f64);
+    measures(&s, &mut ep, as_legacy);
     ep.calls = s.calls;
     Ok(ep)
 }

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 
 use crate::EvidenceError;
+use gapscope_data::formats::tau2::json_equal;
 
 /// The five protocols of the paper.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -118,6 +119,20 @@ pub struct ReadSpec {
     pub args: IndexMap<String, Arg>,
 }
 
+impl ReadSpec {
+    /// The same read as written: same tool, same argument names, literal
+    /// values JSON-equal (1 = 1.0), `ref`s naming the same field.
+    pub fn same_read(&self, other: &ReadSpec) -> bool {
+        self.tool == other.tool
+            && self.args.len() == other.args.len()
+            && self.args.iter().all(|(k, a)| match (a, other.args.get(k)) {
+                (Arg::Literal(x), Some(Arg::Literal(y))) => json_equal(x, y),
+                (Arg::Ref(x), Some(Arg::Ref(y))) => x == y,
+                _ => false,
+            })
+    }
+}
+
 /// Where a requirement's evidence must come from.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -182,6 +197,18 @@ pub struct Case {
     pub candidate: Option<Value>,
     pub expected_decision: Option<Label>,
     pub notes: Option<String>,
+    /// Case-level `conditions` (addendum §1): per condition, the
+    /// requirements an evidence intervention manipulates (only §8.3 uses it).
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub conditions: IndexMap<String, ConditionSpec>,
+}
+
+/// What an evidence intervention manipulates in one case.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ConditionSpec {
+    /// Requirement ids; `None`: every read spec (addendum §8.3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub affects: Option<Vec<String>>,
 }
 
 impl Case {
@@ -201,22 +228,65 @@ impl Case {
         self.consequential.iter().any(|t| t.name == tool)
     }
 
-    /// Reads the case specifies (read-sourced requirements and confirming
-    /// reads): the denominator of normalized investigation effort.
-    pub fn required_reads(&self) -> usize {
+    /// The read spec a requirement carries (addendum §3): its read source,
+    /// or the `confirm` read of an action-sourced requirement; `None` for an
+    /// action result without a confirm.
+    pub fn read_spec_of(req: &Requirement) -> Option<&ReadSpec> {
+        match &req.source {
+            Source::Read(spec) => Some(spec),
+            Source::ActionResult { confirm, .. } => confirm.as_ref(),
+        }
+    }
+
+    /// The case's distinct read specs, in order of first appearance
+    /// (addendum §3, which replaces counting requirements): two requirements
+    /// read from one record — same tool, same argument names, equal values,
+    /// `ref`s as written — are one required read.
+    pub fn read_specs(&self) -> Vec<&ReadSpec> {
+        let mut out: Vec<&ReadSpec> = Vec::new();
+        for spec in self.requirements.iter().filter_map(Case::read_spec_of) {
+            if !out.iter().any(|o| o.same_read(spec)) {
+                out.push(spec);
+            }
+        }
+        out
+    }
+
+    /// For each requirement (in order), the index in [`Case::read_specs`] of
+    /// the read spec it carries.
+    pub fn read_spec_index(&self) -> Vec<Option<usize>> {
+        let specs = self.read_specs();
         self.requirements
             .iter()
-            .filter(|r| {
-                matches!(
-                    r.source,
-                    Source::Read(_)
-                        | Source::ActionResult {
-                            confirm: Some(_),
-                            ..
-                        }
-                )
-            })
-            .count()
+            .map(|r| Case::read_spec_of(r).and_then(|s| specs.iter().position(|o| o.same_read(s))))
+            .collect()
+    }
+
+    /// Required reads (addendum §3): the number of distinct read specs, the
+    /// denominator of normalized investigation effort.
+    pub fn required_reads(&self) -> usize {
+        self.read_specs().len()
+    }
+
+    /// Pairs of distinct read specs one call could satisfy together (same
+    /// tool, no argument name with conflicting literal values): then
+    /// "investigation complete" does not imply effort ≥ 1 (addendum §3).
+    pub fn overlapping_read_specs(&self) -> Vec<(usize, usize)> {
+        let specs = self.read_specs();
+        let mut out = Vec::new();
+        for i in 0..specs.len() {
+            for j in i + 1..specs.len() {
+                let (a, b) = (specs[i], specs[j]);
+                let conflict = a.args.iter().any(|(k, x)| match (x, b.args.get(k)) {
+                    (Arg::Literal(x), Some(Arg::Literal(y))) => !json_equal(x, y),
+                    _ => false,
+                });
+                if a.tool == b.tool && !conflict {
+                    out.push((i, j));
+                }
+            }
+        }
+        out
     }
 
     /// Requirements no action lists in `requires` (V1–V3 check only those).
@@ -316,6 +386,36 @@ struct RawCase {
     expected_decision: Option<String>,
     #[serde(default)]
     notes: Option<String>,
+    #[serde(default)]
+    conditions: Option<IndexMap<String, RawConditionSpec>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConditionSpec {
+    #[serde(default)]
+    affects: Option<Vec<String>>,
+}
+
+/// The condition every trajectory without `condition` ran under.
+pub const BASELINE: &str = "baseline";
+/// The condition scored as Legacy (addendum §1).
+pub const STATIC: &str = "static";
+
+/// A condition name (addendum §1): non-empty, without `,` or `@` (a side
+/// is written `config@condition`), no surrounding spaces.
+pub fn check_condition_name(name: &str) -> Result<(), String> {
+    if name.is_empty() {
+        Err("a condition name must not be empty".into())
+    } else if name.trim() != name {
+        Err(format!("condition `{name}` has surrounding spaces"))
+    } else if let Some(c) = name.chars().find(|c| *c == ',' || *c == '@') {
+        Err(format!(
+            "condition `{name}` contains `{c}` (a side is written config@condition, sides are separated by commas)"
+        ))
+    } else {
+        Ok(())
+    }
 }
 
 /// Read and validate a case file: one JSON object, a JSON array of objects,
@@ -752,6 +852,31 @@ impl Validator {
             ),
         };
 
+        let mut conditions = IndexMap::new();
+        for (name, c) in raw.conditions.iter().flatten() {
+            let f = format!("conditions.{name}");
+            check_condition_name(name).map_err(|m| self.err(&f, m))?;
+            if let Some(affects) = &c.affects {
+                for (j, r) in affects.iter().enumerate() {
+                    if !req_set.contains(r.as_str()) {
+                        return Err(self.err(
+                            format!("{f}.affects[{j}]"),
+                            format!(
+                                "unknown requirement id `{r}` (requirements: {})",
+                                list(&req_ids)
+                            ),
+                        ));
+                    }
+                }
+            }
+            conditions.insert(
+                name.clone(),
+                ConditionSpec {
+                    affects: c.affects.clone(),
+                },
+            );
+        }
+
         let case = Case {
             case_id: raw.case_id.clone(),
             protocol,
@@ -766,6 +891,7 @@ impl Validator {
             candidate: raw.candidate,
             expected_decision,
             notes: raw.notes,
+            conditions,
         };
         self.check_graph(&case)?;
         self.check_protocol(&case)?;

@@ -7,214 +7,11 @@
 
 use gapscope_evidence::report::{bootstrap_mean_interval, mcnemar_exact};
 use gapscope_evidence::score::{Check, Via};
-use gapscope_evidence::{
-    evaluate, Episode, EvidenceError, EvidenceSettings, FailureType, MeanSd, RunPlan,
-};
+use gapscope_evidence::{evaluate, EvidenceError, EvidenceSettings, FailureType, MeanSd, RunPlan};
 use serde_json::{json, Value};
 
-// ---------------------------------------------------------------- builders
-
-/// A trajectory built message by message; call ids c0, c1, … in order.
-struct T {
-    messages: Vec<Value>,
-    next: usize,
-}
-
-impl T {
-    fn new() -> T {
-        T {
-            messages: vec![json!({"role": "user", "content": "task"})],
-            next: 0,
-        }
-    }
-
-    /// One assistant message issuing `calls` (tool, args), then one tool
-    /// message per call with the given result content.
-    fn turn(mut self, calls: &[(&str, Value, Value)]) -> T {
-        let mut tc = Vec::new();
-        let mut results = Vec::new();
-        for (tool, args, result) in calls {
-            let id = format!("c{}", self.next);
-            self.next += 1;
-            tc.push(json!({"id": id, "name": tool, "arguments": args}));
-            if !result.is_null() {
-                results.push(json!({"role": "tool", "tool_call_id": id, "content": result}));
-            }
-        }
-        self.messages
-            .push(json!({"role": "assistant", "content": null, "tool_calls": tc}));
-        self.messages.extend(results);
-        self
-    }
-
-    fn say(mut self, content: Value) -> T {
-        self.messages
-            .push(json!({"role": "assistant", "content": content}));
-        self
-    }
-
-    fn line(&self, id: &str, case: &str, config: &str, rep: u32) -> String {
-        json!({"id": id, "case_id": case, "config": config, "repetition": rep,
-               "status": "scored", "messages": self.messages})
-        .to_string()
-    }
-}
-
-fn ok(fields: Value) -> Value {
-    let mut o = json!({"status": "ok"});
-    for (k, v) in fields.as_object().unwrap() {
-        o[k] = v.clone();
-    }
-    o
-}
-
-fn applied(result: Value) -> Value {
-    json!({"status": "applied", "result": result})
-}
-
-fn rejected() -> Value {
-    json!({"status": "rejected", "reason": "action_not_executed"})
-}
-
-/// The paper's Figure 1, as a V1 case: refund duplicate charge C2 (49.99)
-/// needs "C2 is a duplicate" (read charge C2) and "policy P7 allows the
-/// refund" (read policy P7). Budget: 4 information calls.
-fn v1_case() -> Value {
-    json!({
-        "case_id": "v1-refund", "protocol": "V1", "domain": "customer_policy",
-        "instruction": "Refund the duplicate charge C2.", "read_budget": 4,
-        "tools": {
-            "information": [{"name": "charge_read", "parameters": ["charge_id"]},
-                            {"name": "policy_read", "parameters": ["policy_id"]}],
-            "consequential": [{"name": "refund_issue", "parameters": ["charge_id", "amount"]},
-                              {"name": "customer_notify", "parameters": ["refund_id"]}]
-        },
-        "requirements": [
-            {"id": "dup", "fact": "C2 is a duplicate", "source": {"tool": "charge_read", "args": {"charge_id": "C2"}}},
-            {"id": "pol", "fact": "P7 allows the refund", "source": {"tool": "policy_read", "args": {"policy_id": "P7"}}}
-        ],
-        "actions": [{"id": "a1", "tool": "refund_issue", "args": {"charge_id": "C2", "amount": 49.99},
-                     "requires": ["dup", "pol"], "returns": ["refund_id"]}],
-        "terminal": "ACT"
-    })
-}
-
-/// V2: refund (a1) → notify with the refund id a1 returned (a2). a2 needs the
-/// refund confirmed: a read of refund_read for that id after a1's result.
-fn v2_case() -> Value {
-    json!({
-        "case_id": "v2-refund", "protocol": "V2", "domain": "customer_policy",
-        "instruction": "Refund C2 and notify the customer with the refund id.", "read_budget": 5,
-        "tools": {
-            "information": [{"name": "charge_read"}, {"name": "policy_read"}, {"name": "refund_read"}],
-            "consequential": [{"name": "refund_issue"}, {"name": "customer_notify"}]
-        },
-        "requirements": [
-            {"id": "dup", "fact": "C2 is a duplicate", "source": {"tool": "charge_read", "args": {"charge_id": "C2"}}},
-            {"id": "done", "fact": "the refund is recorded",
-             "source": {"action": "a1", "field": "refund_id",
-                        "confirm": {"tool": "refund_read", "args": {"refund_id": {"ref": "a1.refund_id"}}}}}
-        ],
-        "actions": [
-            {"id": "a1", "tool": "refund_issue", "args": {"charge_id": "C2"}, "requires": ["dup"], "returns": ["refund_id"]},
-            {"id": "a2", "tool": "customer_notify", "args": {"refund_id": {"ref": "a1.refund_id"}, "account": "U1"},
-             "requires": ["done"], "after": ["a1"], "returns": ["notice_id"]}
-        ],
-        "terminal": "ACT"
-    })
-}
-
-/// V3: a1 forks into a2 and a3 (both consume a1.rid); a4 joins them.
-fn v3_case() -> Value {
-    json!({
-        "case_id": "v3-flow", "protocol": "V3", "domain": "legal_financial",
-        "instruction": "Submit, archive and schedule, then close.", "read_budget": 3,
-        "tools": {"information": [{"name": "rule_read"}],
-                  "consequential": [{"name": "submit"}, {"name": "archive"}, {"name": "schedule"}, {"name": "close"}]},
-        "requirements": [{"id": "rule", "fact": "rule R1 is current", "source": {"tool": "rule_read", "args": {"rule_id": "R1"}}}],
-        "actions": [
-            {"id": "a1", "tool": "submit", "args": {"report": "Q2"}, "requires": ["rule"], "returns": ["rid"]},
-            {"id": "a2", "tool": "archive", "args": {"rid": {"ref": "a1.rid"}}, "after": ["a1"], "returns": ["arc"]},
-            {"id": "a3", "tool": "schedule", "args": {"rid": {"ref": "a1.rid"}}, "after": ["a1"], "returns": ["task"]},
-            {"id": "a4", "tool": "close", "args": {"arc": {"ref": "a2.arc"}, "task": {"ref": "a3.task"}}, "after": ["a2", "a3"]}
-        ],
-        "terminal": "ACT"
-    })
-}
-
-/// V0: subscription backdating must be blocked after reading the
-/// subscription and the cancellation record.
-fn v0_case() -> Value {
-    json!({
-        "case_id": "v0-backdate", "protocol": "V0", "domain": "customer_policy",
-        "instruction": "Assess a backdated refund request.", "read_budget": 3,
-        "tools": {"information": [{"name": "subscription_read"}, {"name": "cancellation_search"}],
-                  "consequential": [{"name": "refund_issue"}]},
-        "requirements": [
-            {"id": "sub", "fact": "sub_447 is active", "source": {"tool": "subscription_read", "args": {"subscription_id": "sub_447"}}},
-            {"id": "noproof", "fact": "no cancellation record exists", "source": {"tool": "cancellation_search", "args": {"subscription_id": "sub_447"}}}
-        ],
-        "actions": [],
-        "terminal": "BLOCK"
-    })
-}
-
-fn legacy_case() -> Value {
-    json!({
-        "case_id": "legacy-1", "protocol": "Legacy", "domain": "healthcare",
-        "instruction": "Judge the candidate.", "candidate": {"tool": "dose_change", "args": {"patient": "P1"}},
-        "expected_decision": "DEFER"
-    })
-}
-
-fn cases() -> String {
-    [v1_case(), v2_case(), v3_case(), v0_case(), legacy_case()]
-        .iter()
-        .map(Value::to_string)
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// Score one trajectory of one case (config "A", repetition 0).
-fn score_one(case: &str, t: &T) -> Episode {
-    let r = evaluate(
-        &cases(),
-        &t.line("t", case, "A", 0),
-        &EvidenceSettings {
-            bootstrap: 0,
-            ..Default::default()
-        },
-    )
-    .unwrap();
-    r.episodes
-        .into_iter()
-        .find(|e| e.trajectory_id == "t")
-        .unwrap()
-}
-
-fn charge(id: &str) -> (&'static str, Value, Value) {
-    (
-        "charge_read",
-        json!({"charge_id": id}),
-        ok(json!({"charge_id": id, "amount": 49.99, "duplicate": true})),
-    )
-}
-
-fn policy() -> (&'static str, Value, Value) {
-    (
-        "policy_read",
-        json!({"policy_id": "P7"}),
-        ok(json!({"refunds": "allowed"})),
-    )
-}
-
-fn refund(amount: f64, result: Value) -> (&'static str, Value, Value) {
-    (
-        "refund_issue",
-        json!({"charge_id": "C2", "amount": amount}),
-        result,
-    )
-}
+mod common;
+use common::*;
 
 // ------------------------------------------------------------ V1 verdicts
 
@@ -786,9 +583,14 @@ fn a_requirement_no_action_lists_is_warned_about() {
         json!({"id": "extra", "fact": "unused", "source": {"tool": "policy_read", "args": {}}}),
     );
     let r = evaluate(&c.to_string(), "", &EvidenceSettings::default()).unwrap();
+    // policy_read {} also matches every policy_read call, so one call can
+    // satisfy two read specs (addendum §3's warning).
     assert_eq!(
         r.warnings,
-        vec!["case `v1-refund`: requirement extra required by no action, so never checked"]
+        vec![
+            "case `v1-refund`: requirement extra required by no action, so never checked",
+            "case `v1-refund`: one `policy_read` call can satisfy two required reads (2 and 3), so a complete investigation may have effort below 1"
+        ]
     );
 }
 
@@ -814,7 +616,7 @@ fn malformed_trajectories_are_located() {
     ));
     assert_eq!(
         e,
-        "trajectory `t2` (line 2): case `v1-refund`, config `A`, repetition 0 already scored on line 1"
+        "trajectory `t2` (line 2): case `v1-refund`, config `A`, condition `baseline`, repetition 0 already scored on line 1"
     );
     let t = T::new().turn(&[(
         "charge_read",
@@ -935,11 +737,11 @@ fn report_tables_by_hand() {
                "status": "infrastructure_failure", "messages": []})
         .to_string(),
     );
-    let plan = RunPlan {
-        cases: vec!["v1-refund".into(), "v0-backdate".into(), "legacy-1".into()],
-        configs: vec!["A".into(), "B".into()],
-        repetitions: 2,
-    };
+    let plan = RunPlan::single(
+        vec!["v1-refund".into(), "v0-backdate".into(), "legacy-1".into()],
+        vec!["A".into(), "B".into()],
+        2,
+    );
     let r = evaluate(
         &cases(),
         &lines.join("\n"),
@@ -998,187 +800,47 @@ fn report_tables_by_hand() {
         .find(|c| c.config == "A" && c.protocol == gapscope_evidence::Protocol::V0)
         .unwrap();
     assert_eq!(curve.points, vec![[1.0, 0.5]]);
-    // Paired A − B over 3 cases × 2 reps (B's infrastructure failure counts 0):
-    // v1: A (1 + 1)/2 − B (0 + 0)/2 = 1; v0: A 1/2 − B 1 = −1/2; legacy: 1/2 − 1 = −1/2.
-    // Mean 0. McNemar pairs: v1 r0 A only, v1 r1 A only, v0 r1 B only,
-    // legacy r1 B only → b = 2, c = 2 → p = 1.
+    // Paired A − B by protocol (addendum §6, rule P: B's infrastructure
+    // failure counts 0): v1: A (1 + 1)/2 − B (0 + 0)/2 = 1; v0: A 1/2 − B 1
+    // = −1/2; legacy: 1/2 − 1 = −1/2. The headline V0–V3 pairs v1 and v0
+    // only (Legacy apart): Δ = (1 − 0.5)/2 = 0.25; McNemar pairs v1 r0 and
+    // r1 A only, v0 r1 B only → b = 2, c = 1; D = (+2, −1), S = 1,
+    // p = P(|±2 ± 1| ≥ 1) = 1.
     let p = &r.paired[0];
-    assert_eq!((p.a.as_str(), p.b.as_str(), p.unscored_b), ("A", "B", 1));
-    let d: Vec<f64> = p.per_case.iter().map(|c| c.difference).collect();
-    assert_eq!(d, vec![1.0, -0.5, -0.5]);
-    assert!(p.mean_difference.unwrap().abs() < 1e-12);
+    assert_eq!((p.a.as_str(), p.b.as_str()), ("A", "B"));
+    assert_eq!(p.rule, gapscope_evidence::pairs::Rule::AllPlanned);
+    let rows: Vec<&str> = p.rows.iter().map(|r| r.row.as_str()).collect();
+    assert_eq!(rows, vec!["V0", "V1", "V0–V3", "Legacy"]);
+    let h = p.headline().unwrap();
+    assert_eq!(h.row, "V0–V3");
+    let d: std::collections::HashMap<&str, f64> = h
+        .case_ids
+        .iter()
+        .map(String::as_str)
+        .zip(h.paired.per_case.iter().map(|c| c.difference))
+        .collect();
+    assert_eq!(d.len(), 2);
+    assert_eq!((d["v1-refund"], d["v0-backdate"]), (1.0, -0.5));
+    assert!((h.paired.delta.unwrap() - 0.25).abs() < 1e-12);
+    assert_eq!((h.paired.unscored_a, h.paired.unscored_b), (0, 1));
+    let m = h.paired.mcnemar.as_ref().unwrap();
+    assert_eq!((m.only_a, m.only_b, m.both_succeed), (2, 1, 1));
+    assert_eq!((m.discordant_cases, m.s), (2, 1));
+    assert_eq!(m.p_value, Some(1.0));
+    let [lo, hi] = h.paired.interval.unwrap();
+    assert!(lo >= -0.5 && hi <= 1.0 && lo < hi);
+    // Legacy apart: −1/2, only B succeeds once.
+    let l = &p.rows[3].paired;
+    assert_eq!(l.delta, Some(-0.5));
     assert_eq!(
-        (p.mcnemar.only_a, p.mcnemar.only_b, p.mcnemar.both_succeed),
-        (2, 2, 2)
+        l.mcnemar.as_ref().map(|m| (m.only_a, m.only_b)),
+        Some((0, 1))
     );
-    // Clustered (addendum §2): D = (+2, −1, −1) per case, S = 0, so every
-    // sign pattern has |Σ ε D| ≥ 0: p = 1 (the pooled test also gives 1).
-    assert_eq!((p.mcnemar.discordant_cases, p.mcnemar.s), (3, 0));
-    assert_eq!(p.mcnemar.p_value, Some(1.0));
-    let [lo, hi] = p.interval.unwrap();
-    assert!(lo >= -0.5 && hi <= 1.0 && lo < 0.0 && hi > 0.0);
-}
-
-// ------------------------------------------- base-spec cases (no `returns`)
-
-/// A V2 case written to ../shared/spec/evidence-to-action.md alone, which
-/// never mentions `returns`: refund C2 (a1), then notify U1 with the refund id
-/// a1 actually returned (a2). requirements[3] is the action-sourced "done",
-/// confirmed by a read of the refund a1 returned.
-const BASE_SPEC_CASE: &str = r#"{"case_id": "base-v2", "protocol": "V2", "domain": "customer_policy",
- "instruction": "Refund the duplicate charge C2 and tell customer U1 the refund id.",
- "read_budget": 6,
- "tools": {"information": [{"name": "charge_read", "parameters": ["charge_id"]},
-                           {"name": "policy_read", "parameters": ["policy_id"]},
-                           {"name": "customer_read", "parameters": ["customer_id"]},
-                           {"name": "refund_read", "parameters": ["refund_id"]}],
-           "consequential": [{"name": "refund_issue", "parameters": ["charge_id"]},
-                             {"name": "customer_notify", "parameters": ["refund_id", "account"]}]},
- "requirements": [
-   {"id": "dup", "fact": "C2 is a duplicate", "source": {"tool": "charge_read", "args": {"charge_id": "C2"}}},
-   {"id": "pol", "fact": "P7 allows the refund", "source": {"tool": "policy_read", "args": {"policy_id": "P7"}}},
-   {"id": "acct", "fact": "U1 is the account holder", "source": {"tool": "customer_read", "args": {"customer_id": "U1"}}},
-   {"id": "done", "fact": "the refund is recorded",
-    "source": {"action": "a1", "field": "refund_id",
-               "confirm": {"tool": "refund_read", "args": {"refund_id": {"ref": "a1.refund_id"}}}}}],
- "actions": [
-   {"id": "a1", "tool": "refund_issue", "args": {"charge_id": "C2"}, "requires": ["dup", "pol"]},
-   {"id": "a2", "tool": "customer_notify", "args": {"refund_id": {"ref": "a1.refund_id"}, "account": "U1"},
-    "requires": ["acct", "done"], "after": ["a1"]}],
- "terminal": "ACT"}"#;
-
-/// The same workflow where a2 needs only the customer read, so a reference to
-/// a field a1's result lacks is the only failing check.
-const BASE_SPEC_REF_CASE: &str = r#"{"case_id": "base-v2-ref", "protocol": "V2", "domain": "customer_policy",
- "instruction": "Refund C2 and tell U1 the refund id.",
- "tools": {"information": [{"name": "customer_read"}],
-           "consequential": [{"name": "refund_issue"}, {"name": "customer_notify"}]},
- "requirements": [{"id": "acct", "fact": "U1 is the account holder", "source": {"tool": "customer_read", "args": {"customer_id": "U1"}}}],
- "actions": [
-   {"id": "a1", "tool": "refund_issue", "args": {"charge_id": "C2"}},
-   {"id": "a2", "tool": "customer_notify", "args": {"refund_id": {"ref": "a1.refund_id"}}, "requires": ["acct"], "after": ["a1"]}],
- "terminal": "ACT"}"#;
-
-fn base_spec_episodes(trajectories: &[String]) -> Vec<Episode> {
-    let cases = format!(
-        "{}\n{}",
-        BASE_SPEC_CASE.replace('\n', ""),
-        BASE_SPEC_REF_CASE.replace('\n', "")
-    );
-    let r = evaluate(
-        &cases,
-        &trajectories.join("\n"),
-        &EvidenceSettings {
-            bootstrap: 0,
-            ..Default::default()
-        },
-    )
-    .unwrap();
-    r.episodes
-}
-
-fn read(tool: &'static str, key: &str, id: &str) -> (&'static str, Value, Value) {
-    (tool, json!({ key: id }), ok(json!({ key: id })))
-}
-
-#[test]
-fn a_case_written_to_the_base_spec_without_returns_is_scored() {
-    // Addendum §1 "`returns` is optional": the case loads (a1 exists), and at
-    // scoring the refs resolve to what a1 actually returned.
-    let reads = [
-        read("charge_read", "charge_id", "C2"),
-        read("policy_read", "policy_id", "P7"),
-        read("customer_read", "customer_id", "U1"),
-    ];
-    let refund = |result: Value| ("refund_issue", json!({"charge_id": "C2"}), applied(result));
-    let notify = |id: &str| {
-        (
-            "customer_notify",
-            json!({"refund_id": id, "account": "U1"}),
-            applied(json!({"notice_id": "N1"})),
-        )
-    };
-    // E1, by the spec: steps 0–2 the three reads (message 1, results 2–4);
-    // step 3 the refund (message 5, R42 in message 6); step 4 the confirming
-    // read of R42 (message 7, result 8); step 5 notify with R42: every check
-    // passes → ECS 1; "done" established by the confirm at step 4, message 8.
-    let good = T::new()
-        .turn(&reads)
-        .turn(&[refund(json!({"refund_id": "R42"}))])
-        .turn(&[read("refund_read", "refund_id", "R42")])
-        .turn(&[notify("R42")]);
-    // E2: a1's applied result has no `refund_id`. The confirm's ref cannot
-    // resolve, so the refund read matches no call and "done" (a field a1's
-    // result lacks) is never established: a2 fails `requires` first →
-    // early_action at step 5; its reference has expected null, unresolved.
-    let lacking = T::new()
-        .turn(&reads)
-        .turn(&[refund(json!({"amount": 49.99}))])
-        .turn(&[read("refund_read", "refund_id", "R42")])
-        .turn(&[notify("R42")]);
-    // E3 (the ref-only case): a1 returns no `refund_id`, a2 passes target,
-    // after, requires and literals → unresolved_reference at step 2, with the
-    // addendum's message.
-    let ref_only = T::new()
-        .turn(&[read("customer_read", "customer_id", "U1")])
-        .turn(&[(
-            "refund_issue",
-            json!({"charge_id": "C2"}),
-            applied(json!({"amount": 49.99})),
-        )])
-        .turn(&[(
-            "customer_notify",
-            json!({"refund_id": "R42"}),
-            applied(json!({})),
-        )]);
-    let eps = base_spec_episodes(&[
-        good.line("e1", "base-v2", "A", 0),
-        lacking.line("e2", "base-v2", "B", 0),
-        ref_only.line("e3", "base-v2-ref", "A", 0),
-    ]);
-    let e1 = &eps[0];
-    assert_eq!((e1.success, e1.failure), (Some(true), None));
-    let done = &e1.requirements[3];
-    assert_eq!(done.id, "done");
-    let est = done.established.as_ref().unwrap();
-    assert_eq!((est.step, est.observed_at, est.via), (4, 8, Via::Confirm));
-    assert_eq!(e1.references.len(), 1);
-    assert_eq!(e1.references[0].expected, Some(json!("R42")));
-    assert!(e1.references[0].resolved);
-
-    let e2 = &eps[1];
-    assert_eq!(e2.success, Some(false));
-    assert_eq!(e2.failure, Some(FailureType::EarlyAction));
-    assert_eq!(e2.failure_step, Some(5));
-    assert!(e2.requirements[3].established.is_none());
-    assert_eq!(e2.references[0].expected, None);
-    assert!(!e2.references[0].resolved);
-
-    let e3 = &eps[2];
-    assert_eq!(e3.failure, Some(FailureType::UnresolvedReference));
-    assert_eq!(e3.failure_step, Some(2));
-    assert_eq!(e3.references[0].expected, None);
-    assert_eq!(e3.references[0].given, Some(json!("R42")));
-    assert!(!e3.references[0].resolved);
-    assert_eq!(
-        e3.failure_reason.as_deref(),
-        Some(
-            "step 2 (customer_notify): `refund_id` refers to a1.refund_id: a1 returned no field `refund_id`"
-        )
-    );
-}
-
-#[test]
-fn a_present_returns_even_empty_keeps_the_load_time_check() {
-    let case = BASE_SPEC_CASE.replace('\n', "").replace(
-        r#""requires": ["dup", "pol"]}"#,
-        r#""requires": ["dup", "pol"], "returns": []}"#,
-    );
-    let e = evaluate(&case, "", &EvidenceSettings::default())
-        .unwrap_err()
-        .to_string();
-    assert_eq!(
-        e,
-        "case `base-v2` (line 1), requirements[3].source: `ref` names field `refund_id` of action `a1`, which returns no such field (its `returns`: none)"
-    );
+    // Table 12 over the V0–V3 cases: rep 0 A 2/2, B (v1 0 + v0 1)/2 = 0.5 →
+    // Δ_0 = 0.5; rep 1 A (1 + 0)/2, B (0 + 1)/2 → Δ_1 = 0. Mean 0.25 = Δ.
+    let t = &p.per_repetition;
+    let dr: Vec<Option<f64>> = t.repetitions.iter().map(|x| x.delta).collect();
+    assert_eq!(dr, vec![Some(0.5), Some(0.0)]);
+    assert!((t.delta.mean.unwrap() - 0.25).abs() < 1e-12);
+    assert_eq!((t.positive, t.zero, t.consistent), (1, 1, false));
 }

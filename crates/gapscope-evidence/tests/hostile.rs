@@ -119,5 +119,5 @@ fn a_run_plan_with_huge_repetitions_is_refused_before_allocating() {
     ))
     .unwrap_err()
     .to_string();
-    assert_eq!(e, "run manifest: field `configs` × field `repetitions`: 20 × 10000 = 200000 (configuration, repetition) rows exceed the limit of 100000");
+    assert_eq!(e, "run manifest: fields `configs` × `conditions` × field `repetitions`: 20 × 10000 = 200000 (side, repetition) rows exceed the limit of 100000");
 }

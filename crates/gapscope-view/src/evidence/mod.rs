@@ -437,19 +437,24 @@ pub fn effort_table(r: &EvidenceReport) -> Table {
     }
 }
 
-/// Paired comparisons, one row each: the mean per-case difference in ECS
-/// points with its bootstrap interval, how many cases favour each side, and
-/// the clustered exact McNemar test (cases as units; evidence addendum §2).
+/// Paired comparisons (addendum §6), one row per comparison and protocol
+/// row (V0 … V3, the V0–V3 headline, Legacy apart): both ECS, the mean
+/// per-case difference in points with its bootstrap interval, how many cases
+/// favour each side, and the clustered exact McNemar test (cases as units).
 pub fn paired_table(r: &EvidenceReport) -> Table {
     Table {
         title: format!(
-            "Paired configuration comparisons (A − B; bootstrap over cases, {} draws, seed {})",
+            "Paired configuration comparisons by protocol (A − B; V0–V3 is the headline, Legacy apart; bootstrap over cases, {} draws, seed {})",
             r.settings.bootstrap, r.settings.seed
         ),
         headers: [
             "A − B",
             "Cases",
-            "Mean difference (points)",
+            "Rule",
+            "n",
+            "ECS A %",
+            "ECS B %",
+            "Δ (points)",
             "95% interval",
             "Cases A better",
             "Cases equal",
@@ -467,43 +472,113 @@ pub fn paired_table(r: &EvidenceReport) -> Table {
         rows: r
             .paired
             .iter()
-            .map(|p| {
-                let better = |s: f64| p.per_case.iter().filter(|c| c.difference * s > 0.0).count();
-                let equal = p.per_case.iter().filter(|c| c.difference == 0.0).count();
+            .flat_map(|p| p.rows.iter().map(move |row| (p, row)))
+            .map(|(p, row)| {
+                let q = &row.paired;
+                let better = |s: f64| q.per_case.iter().filter(|c| c.difference * s > 0.0).count();
+                let equal = q.per_case.iter().filter(|c| c.difference == 0.0).count();
+                let m = q.mcnemar.as_ref();
+                let count = |f: fn(&gapscope_evidence::report::McNemar) -> usize| {
+                    Cell::text(m.map_or("—".into(), |m| f(m).to_string()))
+                };
                 vec![
                     Cell::text(format!("{} − {}", p.a, p.b)),
-                    Cell::text(p.cases.to_string()),
-                    Cell::num(pct(p.mean_difference), 1),
+                    Cell::text(if row.headline {
+                        format!("{} (headline)", row.row)
+                    } else {
+                        row.row.clone()
+                    }),
+                    Cell::text(p.rule.name()),
+                    Cell::text(q.n.to_string()),
+                    Cell::num(pct(q.rate_a), 1),
+                    Cell::num(pct(q.rate_b), 1),
+                    Cell::num(pct(q.delta), 1),
                     Cell::Interval {
-                        value: p.interval.map(|[a, b]| [a * 100.0, b * 100.0]),
+                        value: q.interval.map(|[a, b]| [a * 100.0, b * 100.0]),
                         decimals: 1,
                     },
                     Cell::text(better(1.0).to_string()),
                     Cell::text(equal.to_string()),
                     Cell::text(better(-1.0).to_string()),
-                    Cell::text(p.mcnemar.only_a.to_string()),
-                    Cell::text(p.mcnemar.only_b.to_string()),
-                    Cell::text(p.mcnemar.both_succeed.to_string()),
-                    Cell::text(p.mcnemar.both_fail.to_string()),
+                    count(|m| m.only_a),
+                    count(|m| m.only_b),
+                    count(|m| m.both_succeed),
+                    count(|m| m.both_fail),
                     Cell::Num {
-                        value: p.mcnemar.p_value,
+                        value: m.and_then(|m| m.p_value),
                         decimals: 4,
                     },
-                    Cell::text(p.unscored_a.to_string()),
-                    Cell::text(p.unscored_b.to_string()),
+                    Cell::text(q.unscored_a.to_string()),
+                    Cell::text(q.unscored_b.to_string()),
                 ]
             })
             .collect(),
     }
 }
 
-/// The per-case differences of one comparison (`k`: index into `paired`).
+/// Table 12 (addendum §6): per repetition, each side's all-planned ECS over
+/// the V0–V3 cases and Δ_r, then mean ± SD and the signs.
+pub fn per_repetition_table(r: &EvidenceReport) -> Table {
+    let mut rows = Vec::new();
+    for p in &r.paired {
+        let t = &p.per_repetition;
+        for d in &t.repetitions {
+            rows.push(vec![
+                Cell::text(format!("{} − {}", p.a, p.b)),
+                Cell::text(d.repetition.to_string()),
+                Cell::num(pct(d.a), 1),
+                Cell::num(pct(d.b), 1),
+                Cell::num(pct(d.delta), 1),
+            ]);
+        }
+        let ms = |m: &MeanSd| match (m.mean, m.sd) {
+            (Some(x), Some(sd)) => format!("{:.1} ± {:.1}", 100.0 * x, 100.0 * sd),
+            (Some(x), None) => format!("{:.1}", 100.0 * x),
+            _ => "—".into(),
+        };
+        rows.push(vec![
+            Cell::text(format!("{} − {}", p.a, p.b)),
+            Cell::text(format!(
+                "mean ± SD ({} up, {} down, {} equal{})",
+                t.positive,
+                t.negative,
+                t.zero,
+                if t.consistent { "; consistent" } else { "" }
+            )),
+            Cell::text(ms(&t.a)),
+            Cell::text(ms(&t.b)),
+            Cell::text(ms(&t.delta)),
+        ]);
+    }
+    Table {
+        title: "Per repetition (Table 12): all-planned ECS over the V0–V3 cases; the SD is run-to-run variation, not an interval".into(),
+        headers: ["A − B", "Repetition", "ECS A %", "ECS B %", "Δ_r (points)"]
+            .map(String::from)
+            .to_vec(),
+        rows,
+    }
+}
+
+/// The per-case differences of one comparison's headline row (V0–V3; `k`:
+/// index into `paired`).
 pub fn paired_cases_table(r: &EvidenceReport, k: usize) -> Option<Table> {
     let p = r.paired.get(k)?;
+    let row = p.headline()?;
+    let protocol = |id: &str| {
+        r.cases
+            .iter()
+            .find(|c| c.case_id == id)
+            .map_or("", |c| c.protocol.name())
+    };
     Some(Table {
         title: format!(
-            "Per-case ECS, {} − {} (averaged over repetitions; unscored runs count 0)",
-            p.a, p.b
+            "Per-case ECS, {} − {}, V0–V3 (averaged over repetitions; {})",
+            p.a,
+            p.b,
+            match p.rule {
+                gapscope_evidence::pairs::Rule::AllPlanned => "unscored runs count 0",
+                gapscope_evidence::pairs::Rule::Completed => "pairs completed under both",
+            }
         ),
         headers: vec![
             "Case".into(),
@@ -512,15 +587,17 @@ pub fn paired_cases_table(r: &EvidenceReport, k: usize) -> Option<Table> {
             format!("{} ECS", p.b),
             "Difference".into(),
         ],
-        rows: p
+        rows: row
+            .paired
             .per_case
             .iter()
-            .map(|c| {
+            .zip(&row.case_ids)
+            .map(|(c, id)| {
                 vec![
-                    Cell::text(&c.case_id),
-                    Cell::text(c.protocol.name()),
-                    Cell::num(Some(c.ecs_a), 2),
-                    Cell::num(Some(c.ecs_b), 2),
+                    Cell::text(id),
+                    Cell::text(protocol(id)),
+                    Cell::num(Some(c.a), 2),
+                    Cell::num(Some(c.b), 2),
                     Cell::num(Some(c.difference), 2),
                 ]
             })
@@ -863,32 +940,39 @@ pub(crate) mod tests {
     fn paired_comparison_matches_the_documented_numbers() {
         let r = report();
         let t = paired_table(r);
-        assert_eq!(t.rows.len(), 1);
-        let row = &t.rows[0];
+        // V0, V1, V2, V3, the V0–V3 headline, Legacy apart (addendum §6).
+        let rows: Vec<String> = t.rows.iter().map(|x| x[1].display()).collect();
+        assert_eq!(rows, ["V0", "V1", "V2", "V3", "V0–V3 (headline)", "Legacy"]);
+        let row = &t.rows[4];
         assert_eq!(row[0].display(), "Scripted / Careful − Scripted / Hasty");
-        // docs/evidence.md: +38.1 points [19.0, 56.0]; 44 vs 12 discordant
-        // pairs; the clustered exact McNemar over the 42 cases (2 reps each):
-        // D_k = +2 ×16, +1 ×11, 0 ×7, −1 ×5, −2 ×3, S = 32, and by an
-        // independent enumeration of the 2^35 sign patterns (exact fractions,
-        // Python) p = 943,687 / 2^30 = 8.789e-4 (the pooled test said 2.1e-5).
-        assert_eq!(row[2].display(), "38.1");
-        assert_eq!(row[3].display(), "[19.0, 56.0]");
+        // docs/evidence.md: +37.5 points [16.7, 56.9] over the 36 V0–V3
+        // cases; 37 vs 10 discordant pairs; the clustered exact McNemar:
+        // D_k = +2 ×14, +1 ×8, 0 ×7, −1 ×5, −2 ×2, S = 27, and by an
+        // independent enumeration of the sign patterns in exact fractions
+        // (Python) p = 311,783 / 2^27 = 2.323e-3.
+        assert_eq!(row[3].display(), "36");
+        assert_eq!(row[6].display(), "37.5");
+        assert_eq!(row[7].display(), "[16.7, 56.9]");
         assert_eq!(
-            (row[7].display(), row[8].display()),
-            ("44".into(), "12".into())
+            (row[11].display(), row[12].display()),
+            ("37".into(), "10".into())
         );
-        let Cell::Num { value: Some(p), .. } = row[11] else {
+        let Cell::Num { value: Some(p), .. } = row[15] else {
             panic!()
         };
-        assert!((p - 943_687.0 / f64::from(1u32 << 30)).abs() < 1e-15, "{p}");
+        assert!((p - 311_783.0 / f64::from(1u32 << 27)).abs() < 1e-15, "{p}");
         // Cases better / equal / worse add up to the cases.
-        let n: usize = (4..7)
+        let n: usize = (8..11)
             .map(|j| row[j].display().parse::<usize>().unwrap())
             .sum();
-        assert_eq!(n, 42);
+        assert_eq!(n, 36);
         let per_case = paired_cases_table(r, 0).unwrap();
-        assert_eq!(per_case.rows.len(), 42);
+        assert_eq!(per_case.rows.len(), 36);
         assert!(paired_cases_table(r, 1).is_none());
+        // Table 12: two repetitions and the mean ± SD row.
+        let t12 = per_repetition_table(r);
+        assert_eq!(t12.rows.len(), 3);
+        assert_eq!(t12.rows[2][4].display(), "37.5 ± 5.9");
     }
 
     #[test]

@@ -255,39 +255,74 @@ fn failures_and_effort_text(s: &mut String, r: &EvidenceReport) {
 }
 
 /// The paired comparisons, and the failure types named.
+fn p_text(p: Option<f64>) -> String {
+    match p {
+        None => "— (no case)".to_string(),
+        Some(p) if p < 1e-3 => format!("{p:.2e}"),
+        Some(p) => format!("{p:.4}"),
+    }
+}
+
 fn paired_text(s: &mut String, r: &EvidenceReport) {
     for p in &r.paired {
         let _ = writeln!(
             s,
-            "\nPaired comparison {} − {} over {} cases (unscored runs count as unsuccessful: {} of A, {} of B)",
-            p.a, p.b, p.cases, p.unscored_a, p.unscored_b
-        );
-        let ci = p.interval.map_or("—".into(), |[lo, hi]| {
-            format!("[{:.1}, {:.1}]", 100.0 * lo, 100.0 * hi)
-        });
-        let _ = writeln!(
-            s,
-            "  mean ECS difference {} points, 95% paired bootstrap interval {ci} (B = {})",
-            p.mean_difference
-                .map_or("—".into(), |d| format!("{:+.1}", 100.0 * d)),
+            "\nPaired comparison {} − {} over {} cases planned on both, rule {} (B = {})",
+            p.a,
+            p.b,
+            p.cases,
+            p.rule.name(),
             p.bootstrap
         );
-        let m = &p.mcnemar;
+        for row in &p.rows {
+            let q = &row.paired;
+            let ci = q.interval.map_or("—".into(), |[lo, hi]| {
+                format!("[{:.1}, {:.1}]", 100.0 * lo, 100.0 * hi)
+            });
+            let pct = |x: Option<f64>| x.map_or("—".into(), |v| format!("{:.1}", 100.0 * v));
+            let _ = writeln!(
+                s,
+                "  {:<7}{} n {:>3}: ECS A {} %, B {} %, Δ {} points, 95% interval {ci}; unscored A {}, B {}",
+                row.row,
+                if row.headline { "*" } else { " " },
+                q.n,
+                pct(q.rate_a),
+                pct(q.rate_b),
+                q.delta.map_or("—".into(), |d| format!("{:+.1}", 100.0 * d)),
+                q.unscored_a,
+                q.unscored_b
+            );
+            if let Some(m) = &q.mcnemar {
+                let _ = writeln!(
+                    s,
+                    "           clustered exact McNemar: {} pairs; both {}, only A {}, only B {}, neither {}; {} discordant cases, S = {}; p = {}",
+                    m.pairs,
+                    m.both_succeed,
+                    m.only_a,
+                    m.only_b,
+                    m.both_fail,
+                    m.discordant_cases,
+                    m.s,
+                    p_text(m.p_value)
+                );
+            }
+        }
+        let t = &p.per_repetition;
+        let ms = |m: &gapscope_evidence::MeanSd| match (m.mean, m.sd) {
+            (Some(x), Some(sd)) => format!("{:.1} ± {:.1}", 100.0 * x, 100.0 * sd),
+            (Some(x), None) => format!("{:.1}", 100.0 * x),
+            _ => "—".into(),
+        };
         let _ = writeln!(
             s,
-            "  clustered exact McNemar: {} pairs; both {}, only A {}, only B {}, neither {}; {} discordant cases, S = {}; p = {}",
-            m.pairs,
-            m.both_succeed,
-            m.only_a,
-            m.only_b,
-            m.both_fail,
-            m.discordant_cases,
-            m.s,
-            match m.p_value {
-                None => "— (no case)".to_string(),
-                Some(p) if p < 1e-3 => format!("{p:.2e}"),
-                Some(p) => format!("{p:.4}"),
-            }
+            "  * headline (V0–V3; Legacy apart). Per repetition (Table 12, all-planned ECS over V0–V3): A {}, B {}, Δ {} points; {} up, {} down, {} equal{}",
+            ms(&t.a),
+            ms(&t.b),
+            ms(&t.delta),
+            t.positive,
+            t.negative,
+            t.zero,
+            if t.consistent { ", consistent" } else { "" }
         );
     }
     let _ = writeln!(
