@@ -215,11 +215,23 @@ pub(crate) fn EvidenceView(wb: Workbench, id: View) -> impl IntoView {
             Some(Ok(r)) => r,
         };
         match id {
-            View::Ecs => view! {
-                <TableView table=tv_evidence::ecs_protocol_table(&r) wb=wb />
-                <TableView table=tv_evidence::ecs_domain_table(&r) wb=wb />
+            View::Ecs => {
+                let unscored = r.coverage.last().and_then(|c| c.coverage) != Some(1.0);
+                view! {
+                    <TableView table=tv_evidence::ecs_protocol_table(&r) wb=wb />
+                    {unscored
+                        .then(|| {
+                            view! {
+                                <TableView
+                                    table=tv_evidence::analyses::ecs_all_planned_table(&r)
+                                    wb=wb
+                                />
+                            }
+                        })}
+                    <TableView table=tv_evidence::ecs_domain_table(&r) wb=wb />
+                }
+                .into_any()
             }
-            .into_any(),
             View::Coverage => {
                 view! { <TableView table=tv_evidence::coverage_table(&r) wb=wb /> }.into_any()
             }
@@ -236,6 +248,7 @@ pub(crate) fn EvidenceView(wb: Workbench, id: View) -> impl IntoView {
                         config: attr("data-config"),
                         protocol: attr("data-protocol"),
                         failure: attr("data-failure"),
+                        ids: None,
                     });
                     wb.ev.view.set(View::Episodes);
                     true
@@ -283,21 +296,10 @@ pub(crate) fn EvidenceView(wb: Workbench, id: View) -> impl IntoView {
                 <TableView table=tv_evidence::effort_table(&r) wb=wb />
             }
             .into_any(),
-            View::Paired => view! {
-                <TableView table=tv_evidence::paired_table(&r) wb=wb />
-                {(0..r.paired.len())
-                    .filter_map(|k| tv_evidence::paired_cases_table(&r, k))
-                    .map(|t| {
-                        view! {
-                            <details class="alt">
-                                <summary>{t.title.clone()}</summary>
-                                <TableView table=t wb=wb />
-                            </details>
-                        }
-                    })
-                    .collect_view()}
-            }
-            .into_any(),
+            View::Readiness => crate::parts::evidence_analyses::readiness(wb, &r),
+            View::Interventions => crate::parts::evidence_analyses::interventions(wb, &r),
+            View::Composition => crate::parts::evidence_analyses::composition(wb, &r),
+            View::Paired => crate::parts::evidence_analyses::paired(wb, &r),
             View::Episodes => {
                 let f = wb.ev.filter.get();
                 let (ids, table) = tv_evidence::episode_list(&r, &f);

@@ -6,6 +6,7 @@
 
 pub(crate) mod compare;
 pub(crate) mod evidence;
+pub(crate) mod evidence_analyses;
 pub(crate) mod experiments;
 pub(crate) mod gaps;
 pub(crate) mod misplaced;

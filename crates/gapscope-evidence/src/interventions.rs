@@ -170,6 +170,8 @@ pub struct Scgr {
     pub case_sets_differ: bool,
     /// Paired on the matched set: V0 … V3, V0–V3 (headline), Legacy apart.
     pub paired: Vec<Contrast>,
+    /// The row name of each `paired` entry (`V0` … `V3`, `V0–V3`, `Legacy`).
+    pub paired_rows: Vec<String>,
 }
 
 /// What one episode contributes, by (case position, repetition).
@@ -431,15 +433,23 @@ fn first_action(ctx: &Ctx, config: &str, conditions: &[&str]) -> Option<FirstAct
                     })
                     .collect()
             };
-            let paired = pairs::paired(
-                &keep(ctx.runs(t, &set, &acted)),
-                &keep(ctx.runs(r, &set, &acted)),
+            let (run_t, run_r) = (ctx.runs(t, &set, &acted), ctx.runs(r, &set, &acted));
+            let mut paired = pairs::paired(
+                &keep(run_t.clone()),
+                &keep(run_r.clone()),
                 &cases,
                 Rule::Completed,
                 true,
                 ctx.draws,
                 ctx.seed,
             );
+            // Who dropped a case, and the unscored counts, come from the two
+            // sides' own runs; the panel only narrows the pairs counted.
+            let own = pairs::paired(&run_t, &run_r, &cases, Rule::Completed, true, 0, 0);
+            paired.dropped_a = own.dropped_a;
+            paired.dropped_b = own.dropped_b;
+            paired.unscored_a = own.unscored_a;
+            paired.unscored_b = own.unscored_b;
             Contrast {
                 treatment: ctx.plan.sides[t].side.condition.clone(),
                 reference: reference.to_string(),
@@ -740,16 +750,20 @@ fn scgr(ctx: &Ctx, config: &str, conditions: &[&str]) -> Vec<Scgr> {
             v
         };
         let mut paired = Vec::new();
+        let mut paired_rows = Vec::new();
         for p in ACTING {
             let cases = ctx.common(t, r, &[p]);
             if !cases.is_empty() {
                 paired.push(ctx.contrast(t, r, &cases, &success, true));
+                paired_rows.push(p.name().to_string());
             }
         }
         paired.push(ctx.contrast(t, r, &ctx.common(t, r, &ACTING), &success, true));
+        paired_rows.push(crate::composition::SUBTOTAL.to_string());
         let legacy = ctx.common(t, r, &[Protocol::Legacy]);
         if !legacy.is_empty() {
             paired.push(ctx.contrast(t, r, &legacy, &success, true));
+            paired_rows.push(Protocol::Legacy.name().to_string());
         }
         out.push(Scgr {
             config: config.to_string(),
@@ -758,6 +772,7 @@ fn scgr(ctx: &Ctx, config: &str, conditions: &[&str]) -> Vec<Scgr> {
             reference: rows(r),
             case_sets_differ: ctx.plan.sides[t].cases != ctx.plan.sides[r].cases,
             paired,
+            paired_rows,
         });
     }
     out

@@ -552,10 +552,21 @@ fn side_pairs(
         }
         return Ok(v);
     }
+    // `config@condition` splits at the last `@` (addendum §1); a label
+    // without a side of that split names a baseline config (which may
+    // contain `@`).
     let find = |label: &str| {
-        plan.sides
-            .iter()
-            .position(|s| s.label == label)
+        let split = label.rsplit_once('@').and_then(|(config, condition)| {
+            plan.sides
+                .iter()
+                .position(|s| s.side.config == config && s.side.condition == condition)
+        });
+        split
+            .or_else(|| {
+                plan.sides
+                    .iter()
+                    .position(|s| s.side.condition == spec::BASELINE && s.side.config == label)
+            })
             .ok_or_else(|| {
                 EvidenceError::Settings(format!(
                     "pair names side `{label}`, which is not in the plan (sides: {})",

@@ -266,7 +266,7 @@ pub struct Episode {
 /// Decision readiness of one episode (addendum §7).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Readiness {
-    /// V0 (no consequential call) and V1 (exactly one): the share of the
+    /// V0 (no consequential call) and V1 (at least one): the share of the
     /// read specs satisfied by the end (V0) or by results observed before
     /// the action's message (V1); `None` otherwise or with no required read.
     pub coverage: Option<f64>,
@@ -742,7 +742,10 @@ fn readiness(s: &Scorer, ep: &Episode, at_end: &[bool]) -> Readiness {
             coverage: share(at_end),
             gates: Vec::new(),
         },
-        Protocol::V1 if consequential.len() == 1 => Readiness {
+        // "Those with one": with a consequential call (the coverage is taken
+        // before the *first*, so a retry after a rejection keeps the episode;
+        // docs/decisions.md 32).
+        Protocol::V1 if !consequential.is_empty() => Readiness {
             coverage: share(&s.satisfied_specs(consequential[0].message)),
             gates: Vec::new(),
         },

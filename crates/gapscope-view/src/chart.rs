@@ -666,7 +666,8 @@ pub enum Join {
 }
 
 /// Lines over linear axes, with optional 95% whiskers (dodged sideways by
-/// series so they do not overlap) and a fixed y range if given.
+/// series so they do not overlap) and a fixed y range if given. Each marker
+/// carries `data-series` (its series' index) for click-through.
 pub fn lines(
     title: &str,
     x_label: &str,
@@ -752,7 +753,7 @@ pub fn lines(
             if let (Some(y), false) = (p.y, p.tip.is_empty()) {
                 let _ = write!(
                     out,
-                    r#"<circle class="pt" cx="{cx:.1}" cy="{:.1}" r="3" fill="{}" tabindex="0" data-tip="{}"/>"#,
+                    r#"<circle class="pt" cx="{cx:.1}" cy="{:.1}" r="3" fill="{}" tabindex="0" data-series="{k}" data-tip="{}"/>"#,
                     ys.at(y),
                     s.colour,
                     esc(&p.tip)
@@ -1008,7 +1009,8 @@ pub struct ForestRow {
 
 /// A forest plot: one row per difference (a point, a thick bootstrap
 /// interval and a thin dashed normal interval) around a line at zero; the
-/// labels get a wide left margin (run names are long).
+/// labels get a wide left margin (run names are long). Each row's group
+/// carries `data-row` (its index) for click-through.
 pub fn forest(title: &str, x_label: &str, rows: &[ForestRow]) -> String {
     const LEFT: f64 = 170.0;
     let mut out = String::new();
@@ -1055,7 +1057,7 @@ pub fn forest(title: &str, x_label: &str, rows: &[ForestRow]) -> String {
         let yc = MT + band * (i as f64 + 0.5);
         let _ = write!(
             out,
-            r##"<g class="pt" data-tip="{}" tabindex="0"><text x="{:.1}" y="{:.1}" text-anchor="end" fill="#333">{}</text>"##,
+            r##"<g class="pt" data-row="{i}" data-tip="{}" tabindex="0"><text x="{:.1}" y="{:.1}" text-anchor="end" fill="#333">{}</text>"##,
             esc(&r.tip),
             LEFT - 5.0,
             yc + 3.5,

@@ -149,6 +149,9 @@ pub enum EvidenceView {
     Failures,
     Effort,
     Paired,
+    Readiness,
+    Interventions,
+    Composition,
     Episodes,
     Episode,
 }
@@ -160,6 +163,9 @@ impl ViewId for EvidenceView {
         EvidenceView::Failures,
         EvidenceView::Effort,
         EvidenceView::Paired,
+        EvidenceView::Readiness,
+        EvidenceView::Interventions,
+        EvidenceView::Composition,
         EvidenceView::Episodes,
         EvidenceView::Episode,
     ];

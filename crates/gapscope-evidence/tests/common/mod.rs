@@ -6,6 +6,8 @@
 use gapscope_evidence::{evaluate, Episode, EvidenceSettings};
 use serde_json::{json, Value};
 
+pub mod addendum;
+
 // ---------------------------------------------------------------- builders
 
 /// A trajectory built message by message; call ids c0, c1, … in order.

@@ -11,6 +11,7 @@ use crate::chart::{self, Join, LegendItem, Line, LinePoint, Segment, StackedBar,
 use crate::format::fmt;
 use crate::table::{Cell, Table};
 
+pub mod analyses;
 mod replay;
 pub use replay::{
     episode_view, CallView, EpisodeView, EstablishedAt, LedgerEvent, RequirementView, ResultView,
@@ -18,12 +19,15 @@ pub use replay::{
 };
 
 /// The page's sub-views, in menu order: (id, label, one-line explanation).
-pub const EVIDENCE_VIEWS: [(&str, &str, &str); 7] = [
+pub const EVIDENCE_VIEWS: [(&str, &str, &str); 10] = [
     ("ecs", "ECS", "Evidence-consistent success: the share of scored episodes where every action was supported by evidence observed before it, per protocol and domain (mean ± SD over repetitions)."),
     ("coverage", "Coverage", "Which planned runs were scored; infrastructure failures and missing runs are counted apart, never as agent failures."),
     ("failures", "Failure types", "Why episodes failed, per configuration and protocol (stacked bars). Click a segment for its episodes."),
     ("effort", "Investigation effort", "Share of episodes that completed the required reads using at most x times the required number of information calls."),
-    ("paired", "Paired comparison", "Two configurations on the same cases: per-case ECS difference with a bootstrap 95% interval, and the clustered exact McNemar test (cases as units)."),
+    ("paired", "Paired comparison", "Two configurations on the same cases, by protocol with V0–V3 as the headline and Legacy apart: per-case ECS difference with a bootstrap 95% interval, the clustered exact McNemar test (cases as units), and the difference per repetition."),
+    ("readiness", "Decision readiness", "How much of the required evidence an agent held when it decided: V0/V1 the share of required reads satisfied before acting (or by the end), V2/V3 the share of each action's requirements established before it."),
+    ("interventions", "Interventions", "Conditions against their reference on matched pairs: when agents first act, what distractors cost, how they respond to withheld or contradicted evidence, static vs interactive, SCGR variants. Click a point, bar or row for its episodes."),
+    ("composition", "Case set", "The planned case set: cases by protocol and domain (Table 6), and required reads, actions, dependency edges, forks and joins (Table 7)."),
     ("episodes", "Episodes", "Every episode with its case, configuration, verdict and failure type; filter by configuration, protocol and failure."),
     ("episode", "Episode replay", "One trajectory message by message: the tool calls, when each requirement was established, and why each action was or was not supported."),
 ];
@@ -54,9 +58,15 @@ pub fn failure_colour(f: FailureType) -> (&'static str, bool) {
     )
 }
 
-fn config_colour(r: &EvidenceReport, config: &str) -> &'static str {
-    let k = r.configs.iter().position(|c| c == config).unwrap_or(0);
+/// The colour of a side (by its label), in the order of `sides`.
+fn config_colour(r: &EvidenceReport, side: &str) -> &'static str {
+    let k = r.sides.iter().position(|c| c.label == side).unwrap_or(0);
     FAMILY_COLOURS[k % FAMILY_COLOURS.len()]
+}
+
+/// An episode's side label: `config`, or `config@condition` (addendum §1).
+pub fn side_of(e: &Episode) -> String {
+    gapscope_evidence::side_label(&e.config, &e.condition)
 }
 
 fn mean_sd_cells(m: Option<&MeanSd>) -> [Cell; 3] {
@@ -69,7 +79,7 @@ fn mean_sd_cells(m: Option<&MeanSd>) -> [Cell; 3] {
 
 fn per_config_headers(r: &EvidenceReport, first: &str) -> Vec<String> {
     let mut h = vec![first.to_string()];
-    for c in &r.configs {
+    for c in r.ecs.iter().map(|c| &c.config) {
         h.push(format!("{c} ECS %"));
         h.push(format!("{c} SD"));
         h.push(format!("{c} n"));
@@ -270,7 +280,7 @@ pub fn bar_episodes(
             .filter(|e| {
                 e.scored
                     && e.success == Some(true)
-                    && e.config == config
+                    && side_of(e) == config
                     && e.protocol == bar.protocol
             })
             .map(|e| e.trajectory_id.clone())
@@ -609,14 +619,22 @@ pub fn paired_cases_table(r: &EvidenceReport, k: usize) -> Option<Table> {
 /// a failure name, [`SUCCESS`] or [`UNSCORED`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EpisodeFilter {
+    /// A side's label (`config` or `config@condition`).
     pub config: Option<String>,
     pub protocol: Option<String>,
     pub failure: Option<String>,
+    /// The episodes behind a point or a bar of an analysis: what they are,
+    /// and their trajectory ids.
+    pub ids: Option<(String, Vec<String>)>,
 }
 
 impl EpisodeFilter {
     pub fn accepts(&self, e: &Episode) -> bool {
-        self.config.as_ref().is_none_or(|c| &e.config == c)
+        self.config.as_ref().is_none_or(|c| &side_of(e) == c)
+            && self
+                .ids
+                .as_ref()
+                .is_none_or(|(_, ids)| ids.iter().any(|i| i == &e.trajectory_id))
             && self
                 .protocol
                 .as_ref()
@@ -634,7 +652,8 @@ impl EpisodeFilter {
 pub fn filter_options(r: &EvidenceReport) -> [Vec<String>; 3] {
     let mut out: [Vec<String>; 3] = Default::default();
     for e in &r.episodes {
-        for (k, v) in [e.config.as_str(), e.protocol.name(), outcome(e)]
+        let side = side_of(e);
+        for (k, v) in [side.as_str(), e.protocol.name(), outcome(e)]
             .into_iter()
             .enumerate()
         {
@@ -693,6 +712,9 @@ pub fn episode_list(r: &EvidenceReport, filter: &EpisodeFilter) -> (Vec<String>,
             parts.push(format!("{name} {v}"));
         }
     }
+    if let Some((what, _)) = &filter.ids {
+        parts.push(what.clone());
+    }
     let table = Table {
         title: format!(
             "Episodes ({} of {}{})",
@@ -709,7 +731,7 @@ pub fn episode_list(r: &EvidenceReport, filter: &EpisodeFilter) -> (Vec<String>,
             "Case",
             "Domain",
             "Protocol",
-            "Configuration",
+            "Side",
             "Repetition",
             "ECS",
             "Failure type",
@@ -726,7 +748,7 @@ pub fn episode_list(r: &EvidenceReport, filter: &EpisodeFilter) -> (Vec<String>,
                     Cell::text(&e.case_id),
                     Cell::text(&e.domain),
                     Cell::text(e.protocol.name()),
-                    Cell::text(&e.config),
+                    Cell::text(side_of(e)),
                     Cell::text(e.repetition.to_string()),
                     Cell::num(e.success.map(|s| f64::from(u8::from(s))), 0),
                     Cell::text(match (e.scored, e.failure) {
@@ -984,6 +1006,7 @@ pub(crate) mod tests {
             config: Some("Scripted / Hasty".into()),
             protocol: Some("V1".into()),
             failure: Some("early_action".into()),
+            ids: None,
         };
         let (ids, t) = episode_list(r, &f);
         assert_eq!(

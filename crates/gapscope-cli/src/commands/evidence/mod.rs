@@ -2,6 +2,7 @@
 //! specs (docs/evidence.md), write the worked case set, and derive proxy
 //! operation labels from τ²-bench results files. One module per subcommand.
 
+mod analyses;
 mod score;
 mod tau2_labels;
 mod worked;
@@ -11,8 +12,9 @@ use clap::Subcommand;
 #[derive(Subcommand)]
 pub enum EvidenceCommand {
     /// Score trajectories against case specs: per-episode verdicts with failure
-    /// types, then ECS, coverage, failure decomposition, investigation effort
-    /// and paired comparisons.
+    /// types, then ECS, coverage, failure decomposition, investigation effort,
+    /// paired comparisons by protocol, case-set composition, decision
+    /// readiness and the intervention analyses.
     Score(score::ScoreArgs),
     /// Write the worked case set (cases.jsonl, trajectories.jsonl) to a folder.
     Worked(worked::WorkedArgs),

@@ -1,6 +1,7 @@
 //! `gapscope evidence score`: per-episode verdicts with failure types, then
-//! ECS, coverage, failure decomposition, investigation effort and paired
-//! comparisons (docs/evidence.md).
+//! ECS (scored-only and all-planned), coverage, failure decomposition,
+//! investigation effort, paired comparisons by protocol, and the addendum's
+//! analyses ([`super::analyses`]; docs/evidence.md).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -16,14 +17,19 @@ pub struct ScoreArgs {
     /// Case specs: JSONL, one JSON object, or a JSON array.
     #[arg(long)]
     cases: PathBuf,
-    /// Trajectories (JSONL with case_id, config, repetition, status).
+    /// Trajectories (JSONL with case_id, config, condition (default
+    /// baseline), repetition, status).
     #[arg(long)]
     trajectories: PathBuf,
-    /// Run manifest {"cases": [...], "configs": [...], "repetitions": N};
-    /// default: every case × the configurations and repetitions seen.
+    /// Run manifest {"cases": [...], "configs": [...], "conditions": [...],
+    /// "repetitions": N}, or an array of such objects (their union);
+    /// default: per side, the cases seen (baseline: every case) × the
+    /// repetitions 0..max seen.
     #[arg(long)]
     plan: Option<PathBuf>,
-    /// Configurations to compare, A,B (A − B); repeatable. Default: every pair.
+    /// Sides to compare, A,B (A − B), each `config` or `config@condition`;
+    /// repeatable. Default: every pair of configurations within each
+    /// condition.
     #[arg(long)]
     pair: Vec<String>,
     /// Paired-bootstrap draws over cases.
@@ -121,6 +127,12 @@ pub fn text(r: &EvidenceReport) -> String {
     coverage_and_ecs_text(&mut s, r);
     failures_and_effort_text(&mut s, r);
     paired_text(&mut s, r);
+    super::analyses::text(&mut s, r);
+    let _ = writeln!(
+        s,
+        "\nFailure types: {}",
+        FailureType::ALL.map(FailureType::name).join(", ")
+    );
     s
 }
 
@@ -178,16 +190,59 @@ fn coverage_and_ecs_text(s: &mut String, r: &EvidenceReport) {
         s,
         "\nECS, % (within each repetition over scored runs; mean ± sample SD across repetitions)"
     );
-    let mut header = format!("  {:<24} {:>10}", "configuration", "overall");
+    ecs_table(s, r, &r.ecs);
+    if r.coverage.last().and_then(|c| c.coverage) != Some(1.0) {
+        let _ = writeln!(
+            s,
+            "\nECS over all planned runs, % (addendum §5: unscored runs count 0; equal to the above at coverage 1)"
+        );
+        ecs_table(s, r, &r.ecs_all_planned);
+    }
+    if r.ecs.iter().any(|c| c.manipulated) {
+        let _ = writeln!(
+            s,
+            "  †: the side's condition manipulates evidence (a case's `conditions`); scored against the unmanipulated spec, diagnostic only"
+        );
+    }
+    let _ = writeln!(s, "\nECS by domain, %");
+    for c in &r.ecs {
+        let _ = writeln!(s, "  {}", c.config);
+        for (d, m) in &c.summary.by_domain {
+            let _ = writeln!(s, "    {d:<28} {:>10}", mean_sd(m));
+        }
+    }
+}
+
+/// One ECS table (overall, per protocol of the plan, P-M, D-M), a row per
+/// side; a side without a protocol's cases shows a blank.
+fn ecs_table(s: &mut String, r: &EvidenceReport, rows: &[gapscope_evidence::ConfigEcs]) {
+    let w = r
+        .ecs
+        .iter()
+        .map(|c| c.config.chars().count() + 2)
+        .max()
+        .unwrap_or(0)
+        .max(24);
+    let mut header = format!("  {} {:>10}", pad("side", w), "overall");
     for p in &r.protocols {
         let _ = write!(header, " {:>10}", p.name());
     }
     let _ = write!(header, " {:>10} {:>10}", "P-M", "D-M");
     let _ = writeln!(s, "{header}");
-    for c in &r.ecs {
-        let mut line = format!("  {:<24} {:>10}", c.config, mean_sd(&c.summary.overall));
-        for m in c.summary.by_protocol.values() {
-            let _ = write!(line, " {:>10}", mean_sd(m));
+    for c in rows {
+        let label = if c.manipulated {
+            format!("{} †", c.config)
+        } else {
+            c.config.clone()
+        };
+        let mut line = format!("  {} {:>10}", pad(&label, w), mean_sd(&c.summary.overall));
+        for p in &r.protocols {
+            let cell = c
+                .summary
+                .by_protocol
+                .get(p.name())
+                .map_or(String::new(), mean_sd);
+            let _ = write!(line, " {cell:>10}");
         }
         let _ = write!(
             line,
@@ -196,13 +251,6 @@ fn coverage_and_ecs_text(s: &mut String, r: &EvidenceReport) {
             mean_sd(&c.summary.domain_macro)
         );
         let _ = writeln!(s, "{line}");
-    }
-    let _ = writeln!(s, "\nECS by domain, %");
-    for c in &r.ecs {
-        let _ = writeln!(s, "  {}", c.config);
-        for (d, m) in &c.summary.by_domain {
-            let _ = writeln!(s, "    {d:<28} {:>10}", mean_sd(m));
-        }
     }
 }
 
@@ -325,9 +373,4 @@ fn paired_text(s: &mut String, r: &EvidenceReport) {
             if t.consistent { ", consistent" } else { "" }
         );
     }
-    let _ = writeln!(
-        s,
-        "\nFailure types: {}",
-        FailureType::ALL.map(FailureType::name).join(", ")
-    );
 }
