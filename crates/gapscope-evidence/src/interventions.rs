@@ -618,10 +618,9 @@ fn evidence(ctx: &Ctx, config: &str, conditions: &[&str]) -> Vec<EvidenceRespons
             .collect();
         let mut cases: Vec<usize> = specs.keys().copied().collect();
         cases.sort_unstable();
+        let pos = ctx.plan.case_positions();
         let probed = |e: &Episode| -> bool {
-            ctx.plan
-                .case_positions()
-                .get(e.case_id.as_str())
+            pos.get(e.case_id.as_str())
                 .and_then(|k| specs.get(k))
                 .is_some_and(|s| s.iter().all(|spec| called(e, spec)))
         };
