@@ -45,7 +45,7 @@ fn score_prints_verdicts_and_tables_and_json_agrees() {
     assert!(out.status.success());
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["cases"].as_array().unwrap().len(), 42);
-    assert_eq!(v["episodes"].as_array().unwrap().len(), 168);
+    assert_eq!(v["episodes"].as_array().unwrap().len(), 816);
     // The text's headline row (V0–V3) shows the JSON's Δ in points.
     let rows = v["paired"][0]["rows"].as_array().unwrap();
     let h = rows.iter().find(|r| r["headline"] == true).unwrap();

@@ -13,6 +13,13 @@
 //! (a1 → {a2, a3} → a4). Every trajectory carries the name of the script that
 //! produced it (`script`) and is also a canonical trajectory (`model`,
 //! `task_id`, `trial`).
+//!
+//! After the baseline lines come the same two configurations under the
+//! intervention conditions of the evidence addendum (`withheld`,
+//! `contradicted`, `distractor`, `withheld_distractor`, `evidence_package`,
+//! `static`, `scgr_eg`, `scgr_select`; module `conditions`), on subsets of the
+//! cases, so that every analysis of its §8 has rows. They draw from their own
+//! random streams, so the baseline lines stay what they were.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -30,6 +37,7 @@ pub const CONFIGS: [&str; 2] = ["Scripted / Careful", "Scripted / Hasty"];
 
 pub const REPETITIONS: u32 = 2;
 
+mod conditions;
 mod domains;
 
 use domains::{Domain, Read, Step, ValueKind, DOMAINS};
@@ -328,6 +336,62 @@ pub enum Script {
     WrongDecision,
     /// The run never produced an agent-attributable outcome.
     InfrastructureFailure,
+    // Scripts of the intervention conditions (the `conditions` module):
+    // their verdicts are against the unmanipulated spec, so V0 (no action
+    // allowed, every read required at the end) differs from V1–V3.
+    /// `withheld`: reads all three (the authorization withheld), asks for
+    /// the authorization again, stops with DEFER.
+    WithheldDefers,
+    /// `withheld`: reads all three, stops with BLOCK.
+    WithheldBlocks,
+    /// `withheld`: reads all three, asks twice more, then acts anyway.
+    WithheldActsLate,
+    /// `withheld`: reads the target and the state record only, acts.
+    WithheldActsUnread,
+    /// `withheld`: reads the (withheld) authorization only, stops with DEFER.
+    WithheldStopsUnread,
+    /// `contradicted`: reads all three, stops (V1–V3: BLOCK; V0: its label).
+    ContradictedStops,
+    /// `contradicted`: reads all three and the authorization again, stops
+    /// (V1–V3: DEFER; V0: its label).
+    ContradictedDefers,
+    /// `contradicted`: reads all three, acts despite the contradiction.
+    ContradictedActs,
+    /// `contradicted`: reads the target and the state record only, acts.
+    ContradictedActsUnread,
+    /// `contradicted`: reads the (contradicting) authorization only, stops
+    /// with DEFER.
+    ContradictedStopsUnread,
+    /// `distractor`: two distractor records, then as `perfect`.
+    DistractedCompletes,
+    /// `distractor`: distractor records up to the budget less two, then
+    /// the three reads (the last beyond the budget), then acts.
+    DistractedBudgetBurn,
+    /// `distractor`: one distractor record and the target, stops with DEFER.
+    DistractedGivesUp,
+    /// `distractor`: ignores the distractors: the three reads, as `perfect`.
+    DistractorsIgnored,
+    /// `withheld_distractor`: two distractor records, the three reads (the
+    /// authorization withheld), stops with DEFER.
+    WithheldDistractedDefers,
+    /// `withheld_distractor`: two distractor records, the three reads, acts.
+    WithheldDistractedActs,
+    /// `withheld_distractor`: one distractor record, stops with BLOCK.
+    WithheldDistractedStopsEarly,
+    /// `evidence_package`: trusts the package: no read (V1–V3: acts at
+    /// once; V0: reports its label).
+    PackageTrusted,
+    /// `evidence_package`: checks the authorization only, then acts (V0:
+    /// reports its label).
+    PackageSpotCheck,
+    /// `evidence_package`: verifies the three reads, then as `perfect`.
+    PackageVerified,
+    /// `static`: the expected decision (V1: ALLOW; Legacy: its label).
+    StaticCorrect,
+    /// `static`: the wrong decision (V1: BLOCK; Legacy: as `wrong_decision`).
+    StaticWrong,
+    /// `static`, V1: DEFER on a valid action.
+    StaticDefers,
 }
 
 impl Script {
@@ -353,6 +417,29 @@ impl Script {
             Script::ProseTerminal => "prose_terminal",
             Script::WrongDecision => "wrong_decision",
             Script::InfrastructureFailure => "infrastructure_failure",
+            Script::WithheldDefers => "withheld_defers",
+            Script::WithheldBlocks => "withheld_blocks",
+            Script::WithheldActsLate => "withheld_acts_late",
+            Script::WithheldActsUnread => "withheld_acts_unread",
+            Script::WithheldStopsUnread => "withheld_stops_unread",
+            Script::ContradictedStops => "contradicted_stops",
+            Script::ContradictedDefers => "contradicted_defers",
+            Script::ContradictedActs => "contradicted_acts",
+            Script::ContradictedActsUnread => "contradicted_acts_unread",
+            Script::ContradictedStopsUnread => "contradicted_stops_unread",
+            Script::DistractedCompletes => "distracted_completes",
+            Script::DistractedBudgetBurn => "distracted_budget_burn",
+            Script::DistractedGivesUp => "distracted_gives_up",
+            Script::DistractorsIgnored => "distractors_ignored",
+            Script::WithheldDistractedDefers => "withheld_distracted_defers",
+            Script::WithheldDistractedActs => "withheld_distracted_acts",
+            Script::WithheldDistractedStopsEarly => "withheld_distracted_stops_early",
+            Script::PackageTrusted => "package_trusted",
+            Script::PackageSpotCheck => "package_spot_check",
+            Script::PackageVerified => "package_verified",
+            Script::StaticCorrect => "static_correct",
+            Script::StaticWrong => "static_wrong",
+            Script::StaticDefers => "static_defers",
         }
     }
 
@@ -360,10 +447,65 @@ impl Script {
         ALL_SCRIPTS.into_iter().find(|s| s.name() == name)
     }
 
-    /// The verdict the script is written to produce (`None`: success).
-    pub fn intended(self) -> Option<FailureType> {
+    /// The verdict the script is written to produce on a case of
+    /// `protocol` (`None`: success). Only the intervention scripts depend on
+    /// the protocol: on V0, stopping with an unestablished read is an
+    /// incomplete investigation and acting an extra action; on V1–V3,
+    /// stopping is no action and acting on an unestablished read early.
+    /// `static` episodes are scored as Legacy: a decision, right or wrong.
+    pub fn intended(self, protocol: Protocol) -> Option<FailureType> {
         use FailureType as F;
+        let v0 = protocol == Protocol::V0;
+        let stop = if v0 {
+            Some(F::IncompleteInvestigation)
+        } else {
+            Some(F::NoAction)
+        };
+        let act = if v0 {
+            Some(F::ExtraAction)
+        } else {
+            Some(F::EarlyAction)
+        };
         match self {
+            Script::WithheldDefers
+            | Script::WithheldBlocks
+            | Script::WithheldStopsUnread
+            | Script::ContradictedStopsUnread
+            | Script::DistractedGivesUp
+            | Script::WithheldDistractedDefers
+            | Script::WithheldDistractedStopsEarly => stop,
+            Script::WithheldActsLate
+            | Script::WithheldActsUnread
+            | Script::ContradictedActsUnread
+            | Script::WithheldDistractedActs => act,
+            // V0: the case's own label after reading everything.
+            Script::ContradictedStops | Script::ContradictedDefers => {
+                if v0 {
+                    None
+                } else {
+                    Some(F::NoAction)
+                }
+            }
+            Script::ContradictedActs => {
+                if v0 {
+                    Some(F::ExtraAction)
+                } else {
+                    None
+                }
+            }
+            Script::PackageTrusted | Script::PackageSpotCheck => {
+                if v0 {
+                    Some(F::IncompleteInvestigation)
+                } else {
+                    Some(F::EarlyAction)
+                }
+            }
+            Script::DistractedCompletes
+            | Script::DistractorsIgnored
+            | Script::PackageVerified
+            | Script::StaticCorrect => None,
+            Script::DistractedBudgetBurn => Some(F::BudgetExhausted),
+            Script::StaticWrong | Script::StaticDefers => Some(F::WrongTerminalLabel),
             Script::Perfect
             | Script::RetryAfterRejection
             | Script::BranchesSwapped
@@ -386,7 +528,7 @@ impl Script {
     }
 }
 
-const ALL_SCRIPTS: [Script; 20] = [
+const ALL_SCRIPTS: [Script; 43] = [
     Script::Perfect,
     Script::RetryAfterRejection,
     Script::BranchesSwapped,
@@ -407,6 +549,29 @@ const ALL_SCRIPTS: [Script; 20] = [
     Script::ProseTerminal,
     Script::WrongDecision,
     Script::InfrastructureFailure,
+    Script::WithheldDefers,
+    Script::WithheldBlocks,
+    Script::WithheldActsLate,
+    Script::WithheldActsUnread,
+    Script::WithheldStopsUnread,
+    Script::ContradictedStops,
+    Script::ContradictedDefers,
+    Script::ContradictedActs,
+    Script::ContradictedActsUnread,
+    Script::ContradictedStopsUnread,
+    Script::DistractedCompletes,
+    Script::DistractedBudgetBurn,
+    Script::DistractedGivesUp,
+    Script::DistractorsIgnored,
+    Script::WithheldDistractedDefers,
+    Script::WithheldDistractedActs,
+    Script::WithheldDistractedStopsEarly,
+    Script::PackageTrusted,
+    Script::PackageSpotCheck,
+    Script::PackageVerified,
+    Script::StaticCorrect,
+    Script::StaticWrong,
+    Script::StaticDefers,
 ];
 
 fn successes(p: Protocol) -> &'static [Script] {
@@ -914,6 +1079,8 @@ pub fn trajectories_jsonl_with(seed: u64) -> String {
             s.push('\n');
         }
     }
+    // The intervention conditions, after the baseline lines.
+    s.push_str(&conditions::trajectories_jsonl(&gens, seed));
     s
 }
 
@@ -946,7 +1113,7 @@ mod tests {
             }
             assert_eq!(
                 e.failure,
-                script.intended(),
+                script.intended(e.protocol),
                 "{} ({}): {:?}",
                 e.trajectory_id,
                 script.name(),

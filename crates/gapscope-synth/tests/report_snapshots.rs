@@ -37,7 +37,10 @@ fn gaps_report_of_the_example() {
 }
 
 /// The worked evidence-to-action set at the default settings: every report
-/// table (coverage, ECS, by domain, failures, effort curves, paired).
+/// table (coverage, ECS, by domain, failures, effort curves, paired,
+/// readiness, composition, interventions); the episode lists behind each
+/// figure are cut (their ids are checked in gapscope-synth's
+/// evidence_worked tests and the page's browser tests).
 #[test]
 fn evidence_report_of_the_worked_set() {
     let report = evaluate(
@@ -48,8 +51,19 @@ fn evidence_report_of_the_worked_set() {
     .unwrap();
     insta::assert_json_snapshot!(report, {
         ".cases" => "[cut: the case specs read, assets/evidence/cases.jsonl]",
-        ".episodes" => "[cut: 168 episode verdicts, in the CLI's evidence_score_worked_text snapshot]",
+        ".episodes" => "[cut: 816 episode verdicts, in the CLI's evidence_score_worked_text snapshot]",
         ".effort[].episode_points" => "[cut: per-episode points of the curve]",
+        ".readiness[].episode_ids" => "[cut: the curve's episodes]",
+        ".failures[].segments[].episode_ids" => "[cut: the segment's episodes]",
+        ".interventions.first_action[].curves[].episodes" => "[cut: the curve's episodes]",
+        ".interventions.distractors[].episodes" => "[cut: the matched episodes]",
+        ".interventions.evidence[].treatment.probed_ids" => "[cut]",
+        ".interventions.evidence[].treatment.episode_ids" => "[cut]",
+        ".interventions.evidence[].reference.probed_ids" => "[cut]",
+        ".interventions.evidence[].reference.episode_ids" => "[cut]",
+        ".interventions.static_vs_interactive[].legacy_ids" => "[cut]",
+        ".**.per_case" => "[cut: per-case values]",
+        ".**.case_ids" => "[cut: the row's cases]",
     });
 }
 

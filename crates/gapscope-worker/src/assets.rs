@@ -52,7 +52,15 @@ pub const CORPUS_LABEL: &str = "synthetic trajectories";
 /// The embedded evidence-to-action worked set (written for gapscope; see
 /// docs/evidence.md): case specs and scripted trajectories.
 pub const WORKED_CASES: &str = include_str!("../../../assets/evidence/cases.jsonl");
-pub const WORKED_TRAJECTORIES: &str = include_str!("../../../assets/evidence/trajectories.jsonl");
+/// Its trajectories, generated on first use instead of embedded (1.3 MB,
+/// 84 KB gzipped, with the conditions of issue 20; the generator costs the
+/// evidence worker less): byte for byte the committed
+/// `assets/evidence/trajectories.jsonl` (tested here and in gapscope-synth's
+/// `evidence_worked`).
+pub fn worked_trajectories() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(gapscope_synth::evidence_worked::trajectories_jsonl)
+}
 
 #[cfg(test)]
 mod tests {
@@ -63,6 +71,14 @@ mod tests {
         assert_eq!(
             experiments_jsonl(),
             include_str!("../../../assets/synthetic-experiments/experiments.jsonl")
+        );
+    }
+
+    #[test]
+    fn the_generated_worked_trajectories_are_the_committed_ones() {
+        assert_eq!(
+            worked_trajectories(),
+            include_str!("../../../assets/evidence/trajectories.jsonl")
         );
     }
 

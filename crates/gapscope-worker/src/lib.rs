@@ -33,8 +33,8 @@ mod warmup;
 pub mod web;
 
 pub use assets::{
-    corpus_trajectories, CORPUS_FOUNDATIONAL, CORPUS_LABEL, CORPUS_PLANTED, EXAMPLE_CSV,
-    EXAMPLE_LABEL, WORKED_CASES, WORKED_TRAJECTORIES,
+    corpus_trajectories, worked_trajectories, CORPUS_FOUNDATIONAL, CORPUS_LABEL, CORPUS_PLANTED,
+    EXAMPLE_CSV, EXAMPLE_LABEL, WORKED_CASES,
 };
 pub use attached::{attach, read_ahead, source_files, Attached, SourceFiles};
 pub use codec::{

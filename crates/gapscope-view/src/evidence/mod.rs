@@ -798,9 +798,34 @@ pub(crate) mod tests {
         include_str!("../../../../assets/evidence/trajectories.jsonl");
 
     /// The default evaluation of the committed worked set, computed once.
+    /// The worked set's baseline runs (the lines without a `condition`):
+    /// the tables these tests check by hand against docs/evidence.md.
     pub(crate) fn report() -> &'static EvidenceReport {
         static R: std::sync::OnceLock<EvidenceReport> = std::sync::OnceLock::new();
-        R.get_or_init(|| evaluate(CASES, TRAJECTORIES, &EvidenceSettings::default()).unwrap())
+        R.get_or_init(|| {
+            let baseline: String = TRAJECTORIES
+                .lines()
+                .filter(|l| !l.contains("\"condition\""))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            evaluate(CASES, &baseline, &EvidenceSettings::default()).unwrap()
+        })
+    }
+
+    /// The whole worked set, conditions included (the addendum's analyses).
+    pub(crate) fn full_report() -> &'static EvidenceReport {
+        static R: std::sync::OnceLock<EvidenceReport> = std::sync::OnceLock::new();
+        R.get_or_init(|| {
+            evaluate(
+                CASES,
+                TRAJECTORIES,
+                &EvidenceSettings {
+                    bootstrap: 500,
+                    ..Default::default()
+                },
+            )
+            .unwrap()
+        })
     }
 
     fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
@@ -1065,7 +1090,7 @@ pub(crate) mod tests {
         let scored = r
             .episodes
             .iter()
-            .filter(|e| e.scored && e.config == odd)
+            .filter(|e| e.scored && e.config == odd && e.condition == "baseline")
             .count();
         assert_eq!(found, scored);
         assert_eq!(scored, 83);
@@ -1073,5 +1098,78 @@ pub(crate) mod tests {
             chart::well_formed(&svg).unwrap();
             assert!(svg.contains("Care&lt;ful&gt; &amp; co"));
         }
+    }
+
+    #[test]
+    fn the_addendum_views_show_the_report_and_open_its_episodes() {
+        use super::analyses as an;
+        let r = full_report();
+        let known: std::collections::HashSet<&str> = r
+            .episodes
+            .iter()
+            .map(|e| e.trajectory_id.as_str())
+            .collect();
+        // Every figure is well formed, has one target per mark index, and its
+        // targets name episodes of the report.
+        let (fa, fa_table) = an::first_action(r);
+        let mut figures: Vec<an::AnalysisFigure> = fa;
+        figures.extend(an::readiness_figures(r).into_iter().map(|(_, f)| f));
+        figures.extend(an::distractors(r).map(|(f, _)| f));
+        figures.extend(an::evidence_responses(r).map(|(f, _)| f));
+        figures.extend(an::static_gap(r).map(|(f, _, _)| f));
+        figures.extend(an::scgr(r).map(|(f, _, _)| f));
+        assert!(figures.len() >= 8, "{}", figures.len());
+        for f in &figures {
+            chart::well_formed(&f.svg).unwrap();
+            assert!(!f.targets.is_empty(), "{}", f.section);
+            for (label, ids) in &f.targets {
+                assert!(ids.iter().all(|id| known.contains(id.as_str())), "{label}");
+            }
+            // The marks' indices are target indices.
+            for attr_name in ["row", "series", "target"] {
+                for tag in f.svg.split('<') {
+                    if let Some(k) = attr(tag, attr_name) {
+                        assert!(
+                            k.parse::<usize>().unwrap() < f.targets.len(),
+                            "{}",
+                            f.section
+                        );
+                    }
+                }
+            }
+        }
+        // The first-action table: one row per treatment's Δ acted, as the report.
+        let n: usize = r
+            .interventions
+            .first_action
+            .iter()
+            .map(|f| f.acted.len())
+            .sum();
+        assert_eq!(fa_table.rows.len(), n);
+        let c = &r.interventions.first_action[0].acted[0];
+        assert_eq!(
+            fa_table.rows[0][5].display(),
+            fmt(c.paired.delta.map(|d| d * 100.0), 2)
+        );
+        // The response bars: each side's four segments partition its
+        // matched episodes.
+        let (fig, _) = an::evidence_responses(r).unwrap();
+        for (e, pair) in r.interventions.evidence.iter().zip(fig.targets.chunks(8)) {
+            let n: usize = pair[..4].iter().map(|(_, ids)| ids.len()).sum();
+            assert_eq!(n, e.treatment.episodes);
+            let m: usize = pair[4..].iter().map(|(_, ids)| ids.len()).sum();
+            assert_eq!(m, e.reference.episodes);
+        }
+        // Tables 6 and 7: the planned case set's 42 cases.
+        let [t6, t7] = an::composition_tables(r);
+        assert_eq!(t6.rows.last().unwrap().last().unwrap().display(), "42");
+        assert_eq!(t7.rows.len(), 5);
+        // Readiness: a row per side and protocol; undefined rows say why.
+        let t = an::readiness_table(r);
+        assert_eq!(t.rows.len(), r.readiness.len());
+        assert!(t
+            .rows
+            .iter()
+            .any(|row| row[6].display() == "no episode qualifies"));
     }
 }

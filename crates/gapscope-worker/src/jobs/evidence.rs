@@ -3,7 +3,7 @@
 //! for the replay.
 
 use super::{not_this_part, step};
-use crate::assets::{WORKED_CASES, WORKED_TRAJECTORIES};
+use crate::assets::{worked_trajectories, WORKED_CASES};
 use crate::attached::{source_files, text_of, whole, Attached};
 use crate::protocol::{Answer, Job, Part, Progress, Source};
 use gapscope_data::formats::read_jsonl;
@@ -83,7 +83,7 @@ fn evidence_texts(
         return Ok((
             vec!["worked set".into()],
             WORKED_CASES.to_string(),
-            WORKED_TRAJECTORIES.to_string(),
+            worked_trajectories().to_string(),
         ));
     };
     let attached = whole(attached)?;
@@ -121,7 +121,7 @@ fn evidence_texts(
 
 #[cfg(test)]
 mod tests {
-    use crate::assets::{WORKED_CASES, WORKED_TRAJECTORIES};
+    use crate::assets::{worked_trajectories, WORKED_CASES};
     use crate::jobs::run_job;
     use crate::protocol::{Answer, Job, Source};
     use gapscope_evidence::{evaluate, EvidenceSettings};
@@ -147,11 +147,11 @@ mod tests {
             serde_json::to_string_pretty(&r).unwrap() + "\n"
         );
         assert_eq!(r.cases.len(), 42);
-        assert_eq!(r.episodes.len(), 168);
+        assert_eq!(r.episodes.len(), worked_trajectories().lines().count());
         // The same report as the core on the same texts and settings.
         let direct = evaluate(
             WORKED_CASES,
-            WORKED_TRAJECTORIES,
+            worked_trajectories(),
             &EvidenceSettings {
                 bootstrap: 200,
                 ..Default::default()
@@ -162,7 +162,7 @@ mod tests {
         // Two files in either order; the trajectories carry `messages`.
         let files = Source::Files {
             files: vec![
-                ("t.jsonl".into(), WORKED_TRAJECTORIES.into()),
+                ("t.jsonl".into(), worked_trajectories().into()),
                 ("c.jsonl".into(), WORKED_CASES.into()),
             ],
         };

@@ -9,6 +9,8 @@ use std::fmt::Write as _;
 use gapscope_evidence::interventions::{Contrast, UnpairedRow};
 use gapscope_evidence::EvidenceReport;
 
+use super::{pad, side_width};
+
 fn pct(v: Option<f64>) -> String {
     v.map_or("—".into(), |v| format!("{:.1}", 100.0 * v))
 }
@@ -108,7 +110,12 @@ fn readiness_text(s: &mut String, r: &EvidenceReport) {
     );
     for c in &r.readiness {
         if let Some(why) = &c.reason {
-            let _ = writeln!(s, "  {:<24} {:<6} — ({why})", c.config, c.protocol.name());
+            let _ = writeln!(
+                s,
+                "  {} {:<6} — ({why})",
+                pad(&c.config, side_width(r)),
+                c.protocol.name()
+            );
             continue;
         }
         let pts: Vec<String> = c
@@ -118,8 +125,8 @@ fn readiness_text(s: &mut String, r: &EvidenceReport) {
             .collect();
         let _ = writeln!(
             s,
-            "  {:<24} {:<6} n {} ({}–{}), mean {}%, at full support {}%  [{}]",
-            c.config,
+            "  {} {:<6} n {} ({}–{}), mean {}%, at full support {}%  [{}]",
+            pad(&c.config, side_width(r)),
             c.protocol.name(),
             c.n_mean.map_or("—".into(), |n| format!("{n:.1}")),
             c.n_min,

@@ -40,3 +40,19 @@ fn read(path: &std::path::Path) -> Result<String, String> {
         crate::input::MAX_INPUT_BYTES,
     )?)
 }
+
+/// The side column's width: the longest side label (at least 24).
+pub(crate) fn side_width(r: &gapscope_evidence::EvidenceReport) -> usize {
+    r.sides
+        .iter()
+        .map(|s| s.label.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(24)
+}
+
+/// `text` left-aligned in `width` characters (never cut).
+pub(crate) fn pad(text: &str, width: usize) -> String {
+    let n = text.chars().count();
+    format!("{text}{}", " ".repeat(width.saturating_sub(n)))
+}

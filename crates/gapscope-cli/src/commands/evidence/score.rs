@@ -10,7 +10,7 @@ use clap::Args;
 use gapscope_evidence::report::MeanSd;
 use gapscope_evidence::{evaluate, EvidenceReport, EvidenceSettings, FailureType, RunPlan};
 
-use super::read;
+use super::{pad, read, side_width};
 
 #[derive(Args)]
 pub struct ScoreArgs {
@@ -89,12 +89,6 @@ pub fn run(args: &ScoreArgs) -> Result<String, String> {
 
 /// The widest the episode list's id column gets.
 const ID_COLUMN: usize = 64;
-
-/// `text` left-aligned in `width` characters (never cut).
-fn pad(text: &str, width: usize) -> String {
-    let n = text.chars().count();
-    format!("{text}{}", " ".repeat(width.saturating_sub(n)))
-}
 
 fn pct(v: Option<f64>) -> String {
     v.map_or("—".into(), |v| format!("{:.1}", 100.0 * v))
@@ -176,8 +170,8 @@ fn coverage_and_ecs_text(s: &mut String, r: &EvidenceReport) {
     for c in &r.coverage {
         let _ = writeln!(
             s,
-            "  {:<24} {:>4} / {:<4} {:>6}%  infrastructure failures {}, missing {}",
-            c.config.as_deref().unwrap_or("all"),
+            "  {} {:>4} / {:<4} {:>6}%  infrastructure failures {}, missing {}",
+            pad(c.config.as_deref().unwrap_or("all"), side_width(r)),
             c.scored,
             c.planned,
             pct(c.coverage),
@@ -269,8 +263,8 @@ fn failures_and_effort_text(s: &mut String, r: &EvidenceReport) {
             .collect();
         let _ = writeln!(
             s,
-            "  {:<24} {:<6} scored {:>3}, success {:>3} ({}){}{}",
-            b.config,
+            "  {} {:<6} scored {:>3}, success {:>3} ({}){}{}",
+            pad(&b.config, side_width(r)),
             b.protocol.name(),
             b.scored,
             b.successes,
@@ -292,8 +286,8 @@ fn failures_and_effort_text(s: &mut String, r: &EvidenceReport) {
             .collect();
         let _ = writeln!(
             s,
-            "  {:<24} {:<6} n {:>3}, plateau {}%  [{}]",
-            c.config,
+            "  {} {:<6} n {:>3}, plateau {}%  [{}]",
+            pad(&c.config, side_width(r)),
             c.protocol.name(),
             c.episodes,
             pct(c.plateau),

@@ -5,7 +5,7 @@ use super::*;
 use crate::codec::{encode_envelope, job_kind};
 use crate::jobs::{run_ask, run_job};
 use crate::protocol::{Envelope, Job};
-use crate::{warm_up_tau2, EXAMPLE_CSV, WORKED_CASES, WORKED_TRAJECTORIES};
+use crate::{warm_up_tau2, worked_trajectories, EXAMPLE_CSV, WORKED_CASES};
 use std::fmt::Debug;
 
 /// One answer of every kind, each carrying the error `"<kind> answer"`.
@@ -274,7 +274,7 @@ fn the_replies_of_real_jobs_are_their_answers_values() {
             source: Some(Source::Files {
                 files: vec![
                     ("c.jsonl".into(), WORKED_CASES.into()),
-                    ("t.jsonl".into(), WORKED_TRAJECTORIES.into()),
+                    ("t.jsonl".into(), worked_trajectories().into()),
                 ],
             }),
             id: evidence.report().unwrap().episodes[0].trajectory_id.clone(),
