@@ -18,6 +18,8 @@ use crate::parts::{opened, source_label, Workbench};
 #[derive(Clone, Copy)]
 pub(crate) struct EvidenceState {
     pub(crate) report: JobSlot<ask::Evidence, gapscope_evidence::EvidenceReport>,
+    /// The addendum's views as the worker wrote them beside the report.
+    pub(crate) page: StoredValue<tv_evidence::analyses::AddendumPage>,
     /// The report's JSON as the command line writes it (the export).
     pub(crate) json: StoredValue<String>,
     /// `None`: the worked set.
@@ -35,6 +37,7 @@ impl EvidenceState {
     pub(crate) fn new() -> Self {
         EvidenceState {
             report: JobSlot::new(),
+            page: StoredValue::new(Default::default()),
             json: StoredValue::new(String::new()),
             source: StoredValue::new(None),
             files: StoredValue::new_local(Vec::new()),
@@ -62,7 +65,7 @@ impl Workbench {
             seed: k.seed,
         };
         let files = opened(source.as_ref(), self.ev.files);
-        let (slot, json) = (self.ev.report, self.ev.json);
+        let (slot, json, page) = (self.ev.report, self.ev.json, self.ev.page);
         slot.start(
             self.workers,
             job,
@@ -70,8 +73,9 @@ impl Workbench {
             |_| {},
             move |_, answer| {
                 slot.answer.set(Some(answer.and_then(|e| {
-                    let report = e.report();
-                    json.set_value(e.into_json());
+                    page.set_value(e.page);
+                    let report = e.report.report();
+                    json.set_value(e.report.into_json());
                     report
                 })));
             },
@@ -215,23 +219,12 @@ pub(crate) fn EvidenceView(wb: Workbench, id: View) -> impl IntoView {
             Some(Ok(r)) => r,
         };
         match id {
-            View::Ecs => {
-                let unscored = r.coverage.last().and_then(|c| c.coverage) != Some(1.0);
-                view! {
-                    <TableView table=tv_evidence::ecs_protocol_table(&r) wb=wb />
-                    {unscored
-                        .then(|| {
-                            view! {
-                                <TableView
-                                    table=tv_evidence::analyses::ecs_all_planned_table(&r)
-                                    wb=wb
-                                />
-                            }
-                        })}
-                    <TableView table=tv_evidence::ecs_domain_table(&r) wb=wb />
-                }
-                .into_any()
+            View::Ecs => view! {
+                <TableView table=tv_evidence::ecs_protocol_table(&r) wb=wb />
+                {crate::parts::evidence_analyses::items(wb, "ecs")}
+                <TableView table=tv_evidence::ecs_domain_table(&r) wb=wb />
             }
+            .into_any(),
             View::Coverage => {
                 view! { <TableView table=tv_evidence::coverage_table(&r) wb=wb /> }.into_any()
             }
@@ -296,10 +289,10 @@ pub(crate) fn EvidenceView(wb: Workbench, id: View) -> impl IntoView {
                 <TableView table=tv_evidence::effort_table(&r) wb=wb />
             }
             .into_any(),
-            View::Readiness => crate::parts::evidence_analyses::readiness(wb, &r),
-            View::Interventions => crate::parts::evidence_analyses::interventions(wb, &r),
-            View::Composition => crate::parts::evidence_analyses::composition(wb, &r),
-            View::Paired => crate::parts::evidence_analyses::paired(wb, &r),
+            View::Readiness => crate::parts::evidence_analyses::items(wb, "readiness"),
+            View::Interventions => crate::parts::evidence_analyses::items(wb, "interventions"),
+            View::Composition => crate::parts::evidence_analyses::items(wb, "composition"),
+            View::Paired => crate::parts::evidence_analyses::items(wb, "paired"),
             View::Episodes => {
                 let f = wb.ev.filter.get();
                 let (ids, table) = tv_evidence::episode_list(&r, &f);

@@ -1,15 +1,15 @@
-//! The addendum's views of the Evidence-to-action page: decision readiness,
-//! the intervention analyses and the case set. Every figure's point, row or
-//! segment opens the episodes behind it in the episode list (a click, or
-//! Enter / space on a focused mark).
+//! The addendum's views of the Evidence-to-action page — paired comparisons
+//! by protocol, all-planned ECS, decision readiness, the intervention
+//! analyses and the case set — drawn from the text the evidence worker
+//! writes beside the report (`gapscope_view::evidence::analyses::page`).
+//! Every figure's point, row or segment opens the episodes behind it in the
+//! episode list (a click, or Enter / space on a focused mark).
 
-use gapscope_evidence::EvidenceReport;
-use gapscope_view::evidence as tv_evidence;
-use gapscope_view::evidence::analyses::{self as an, AnalysisFigure};
+use gapscope_view::evidence::analyses::{AnalysisFigure, Item};
 use gapscope_view::nav::EvidenceView as View;
 use leptos::prelude::*;
 
-use crate::parts::widgets::{closest_of, Figure, TableView};
+use crate::parts::widgets::{closest_of, Figure, TextPanel};
 use crate::parts::Workbench;
 
 /// A figure whose marks open their episodes.
@@ -51,53 +51,11 @@ fn ClickFigure(wb: Workbench, figure: AnalysisFigure, name: String) -> impl Into
     }
 }
 
-/// The paired comparisons by protocol, Table 12, and each comparison's
-/// per-case differences (folded).
-pub(crate) fn paired(wb: Workbench, r: &EvidenceReport) -> AnyView {
-    view! {
-        <TableView table=tv_evidence::paired_table(r) wb=wb />
-        <TableView table=tv_evidence::per_repetition_table(r) wb=wb />
-        {(0..r.paired.len())
-            .filter_map(|k| tv_evidence::paired_cases_table(r, k))
-            .map(|t| {
-                view! {
-                    <details class="alt">
-                        <summary>{t.title.clone()}</summary>
-                        <TableView table=t wb=wb />
-                    </details>
-                }
-            })
-            .collect_view()}
-    }
-    .into_any()
-}
-
-/// Decision readiness: a figure per protocol and the table.
-pub(crate) fn readiness(wb: Workbench, r: &EvidenceReport) -> AnyView {
-    view! {
-        <p class="detail">"Click a curve's marker to list the episodes behind it."</p>
-        <div class="figures">
-            {an::readiness_figures(r)
-                .into_iter()
-                .map(|(p, f)| {
-                    view! { <ClickFigure wb=wb figure=f name=format!("readiness-{}", p.name()) /> }
-                })
-                .collect_view()}
-        </div>
-        <TableView table=an::readiness_table(r) wb=wb />
-    }
-    .into_any()
-}
-
-/// The intervention analyses (§8), each a figure and a table.
-pub(crate) fn interventions(wb: Workbench, r: &EvidenceReport) -> AnyView {
-    let iv = &r.interventions;
-    if iv.first_action.is_empty()
-        && iv.distractors.is_empty()
-        && iv.evidence.is_empty()
-        && iv.static_vs_interactive.is_empty()
-        && iv.scgr.is_empty()
-    {
+/// The items of view `id` from the worker's page: headings, figures whose
+/// marks open their episodes, tables as text with their downloads.
+pub(crate) fn items(wb: Workbench, id: &str) -> AnyView {
+    let items: Vec<Item> = wb.ev.page.with_value(|p| p.items(id).to_vec());
+    if id == "interventions" && items.is_empty() {
         return view! {
             <p class="explain" data-testid="no-interventions">
                 "No intervention analysis applies: every trajectory ran under the baseline condition. Trajectories with a "
@@ -107,77 +65,30 @@ pub(crate) fn interventions(wb: Workbench, r: &EvidenceReport) -> AnyView {
         }
             .into_any();
     }
-    let (fa_figures, fa_table) = an::first_action(r);
+    let hint = matches!(id, "readiness" | "interventions")
+        .then(|| {
+            view! {
+                <p class="detail">
+                    "Click a point, bar or segment (or focus it and press Enter) to list the episodes behind it."
+                </p>
+            }
+        });
     view! {
-        <p class="detail">
-            "Conditions against their reference on pairs completed under both (rule C). Click a point, bar or segment to list its episodes."
-        </p>
-        <section data-testid="first-action">
-            <h3>"First action"</h3>
-            <div class="figures">
-                {fa_figures
-                    .into_iter()
-                    .enumerate()
-                    .map(|(k, f)| {
-                        view! { <ClickFigure wb=wb figure=f name=format!("first-action-{k}") /> }
-                    })
-                    .collect_view()}
-            </div>
-            <TableView table=fa_table wb=wb />
-        </section>
-        {an::distractors(r)
-            .map(|(f, t)| {
-                view! {
-                    <section data-testid="distractors">
-                        <h3>"Distractors"</h3>
-                        <ClickFigure wb=wb figure=f name="distractors".into() />
-                        <TableView table=t wb=wb />
-                    </section>
+        {hint}
+        {items
+            .into_iter()
+            .enumerate()
+            .map(|(k, item)| match item {
+                Item::Heading(h) => view! { <h3>{h}</h3> }.into_any(),
+                Item::Figure(f) => {
+                    let name = format!("{}-{k}", f.section);
+                    view! { <ClickFigure wb=wb figure=f name=name /> }.into_any()
                 }
-            })}
-        {an::evidence_responses(r)
-            .map(|(f, t)| {
-                view! {
-                    <section data-testid="evidence-responses">
-                        <h3>"Withheld or contradicted evidence"</h3>
-                        <ClickFigure wb=wb figure=f name="evidence-responses".into() />
-                        <TableView table=t wb=wb />
-                        {an::evidence_contrasts(r).map(|t| view! { <TableView table=t wb=wb /> })}
-                    </section>
+                Item::Panel(p) => {
+                    view! { <TextPanel wb=wb panel=p testid="evidence-panel" /> }.into_any()
                 }
-            })}
-        {an::static_gap(r)
-            .map(|(f, t, neg)| {
-                view! {
-                    <section data-testid="static">
-                        <h3>"Static vs interactive"</h3>
-                        <ClickFigure wb=wb figure=f name="static".into() />
-                        <TableView table=t wb=wb />
-                        <TableView table=neg wb=wb />
-                    </section>
-                }
-            })}
-        {an::scgr(r)
-            .map(|(f, t, unpaired)| {
-                view! {
-                    <section data-testid="scgr">
-                        <h3>"SCGR variants"</h3>
-                        <ClickFigure wb=wb figure=f name="scgr".into() />
-                        <TableView table=t wb=wb />
-                        <TableView table=unpaired wb=wb />
-                    </section>
-                }
-            })}
-    }
-    .into_any()
-}
-
-/// The case set: Tables 6 and 7.
-pub(crate) fn composition(wb: Workbench, r: &EvidenceReport) -> AnyView {
-    let [t6, t7] = an::composition_tables(r);
-    view! {
-        <TableView table=t6 wb=wb />
-        <TableView table=t7 wb=wb />
+            })
+            .collect_view()}
     }
     .into_any()
 }

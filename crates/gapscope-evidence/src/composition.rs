@@ -23,7 +23,7 @@ use crate::spec::{dependency_edges, Case, Protocol};
 pub const SUBTOTAL: &str = "V0–V3";
 
 /// Tables 6 and 7 of one case set.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Composition {
     /// Cases by protocol × domain.
     pub table6: Table6,
@@ -32,7 +32,7 @@ pub struct Composition {
 }
 
 /// Table 6: the number of cases by protocol × domain.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Table6 {
     /// The domains, in order of first appearance in the case list.
     pub domains: Vec<String>,

@@ -362,15 +362,25 @@ pub struct EvidenceReport {
     /// Scored-only ECS per side (base; `config` holds the side's label).
     pub ecs: Vec<ConfigEcs>,
     /// All-planned ECS per side: unscored runs count 0 (addendum §5).
+    ///
+    /// This and the addendum's other tables below are written, never read
+    /// back (`skip_deserializing`): the page gets their views from the
+    /// worker as text, so it links no reader for them (the first-load
+    /// budget); a report read back from its JSON has them empty.
+    #[serde(default, skip_deserializing)]
     pub ecs_all_planned: Vec<ConfigEcs>,
     pub failures: Vec<FailureBar>,
     pub effort: Vec<EffortCurve>,
+    #[serde(default, skip_deserializing)]
     pub paired: Vec<PairedComparison>,
     /// Decision readiness per side and protocol (addendum §7).
+    #[serde(default, skip_deserializing)]
     pub readiness: Vec<report::ReadinessCurve>,
     /// Intervention analyses (addendum §8), rule C.
+    #[serde(default, skip_deserializing)]
     pub interventions: interventions::Interventions,
     /// Case-set composition, Tables 6 and 7 (addendum §4).
+    #[serde(default, skip_deserializing)]
     pub composition: composition::Composition,
     pub warnings: Vec<String>,
 }

@@ -255,7 +255,9 @@ pub struct Episode {
     /// Information calls issued before the first consequential call (a read
     /// listed earlier in the same message counts); `None`: no action.
     pub k_first: Option<usize>,
-    /// Decision readiness (addendum §7).
+    /// Decision readiness (addendum §7); written, not read back (see
+    /// [`crate::EvidenceReport::ecs_all_planned`]).
+    #[serde(default, skip_deserializing)]
     pub readiness: Readiness,
     /// The terminal's label, whatever the protocol: the `outcome` or
     /// `decision` of the last assistant message's JSON object, upper-cased

@@ -49,7 +49,7 @@ pub use part_jobs::PartJobs;
 pub use protocol::ask::{self, Ask, WrongAnswer};
 pub use protocol::chunks::{self, Chunk};
 pub use protocol::{
-    Analysis, Answer, Envelope, Exported, FromWorker, Job, OverviewResult, Pair, Part, Progress,
-    ProxyLabelFile, RecoveryPoint, Request, Response, Source,
+    Analysis, Answer, Envelope, EvidenceAnswer, Exported, FromWorker, Job, OverviewResult, Pair,
+    Part, Progress, ProxyLabelFile, RecoveryPoint, Request, Response, Source,
 };
 pub use warmup::{warm_up, warm_up_tau2};

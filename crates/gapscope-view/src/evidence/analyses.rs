@@ -7,6 +7,9 @@
 
 use gapscope_evidence::interventions::Contrast;
 use gapscope_evidence::{EvidenceReport, Protocol};
+use serde::{Deserialize, Serialize};
+
+use crate::inference::PanelText;
 
 use crate::chart::{self, ForestRow, Join, LegendItem, Line, LinePoint, Segment, StackedBar};
 use crate::format::fmt;
@@ -14,12 +17,12 @@ use crate::table::{Cell, Table};
 
 use super::{config_colour, pct, FAMILY_COLOURS};
 
-/// A figure with its table and the episodes behind each click target.
-#[derive(Clone, Debug, PartialEq)]
+/// A figure with the episodes behind each click target.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AnalysisFigure {
     /// The sub-view section it belongs to (`first-action`, `distractors`,
     /// `evidence`, `static`, `scgr`, `readiness`).
-    pub section: &'static str,
+    pub section: String,
     pub svg: String,
     /// Per target index: what it is, and the trajectory ids behind it.
     pub targets: Vec<(String, Vec<String>)>,
@@ -170,7 +173,7 @@ pub fn readiness_figures(r: &EvidenceReport) -> Vec<(Protocol, AnalysisFigure)> 
             Some((
                 p,
                 AnalysisFigure {
-                    section: "readiness",
+                    section: "readiness".into(),
                     svg: chart::lines(
                         &format!("Decision readiness, {}", p.name()),
                         what,
@@ -348,7 +351,7 @@ pub fn first_action(r: &EvidenceReport) -> (Vec<AnalysisFigure>, Table) {
             })
             .collect();
         figures.push(AnalysisFigure {
-            section: "first-action",
+            section: "first-action".into(),
             svg: chart::lines(
                 &format!(
                     "First action, {} ({} matched cases)",
@@ -390,7 +393,7 @@ pub fn first_action(r: &EvidenceReport) -> (Vec<AnalysisFigure>, Table) {
 fn contrast_forest(
     r: &EvidenceReport,
     section: &'static str,
-    title: &str,
+    (title, figure_title): (&str, &str),
     x_label: &str,
     items: &[(String, &str, &Contrast, f64, &str)],
 ) -> (AnalysisFigure, Table) {
@@ -399,8 +402,8 @@ fn contrast_forest(
         .map(|(label, _, c, scale, unit)| forest_row(label.clone(), c, *scale, unit))
         .collect();
     let figure = AnalysisFigure {
-        section,
-        svg: chart::forest(title, x_label, &rows),
+        section: section.into(),
+        svg: chart::forest(figure_title, x_label, &rows),
         targets: items
             .iter()
             .map(|(label, config, c, _, _)| (label.clone(), contrast_episodes(r, config, c)))
@@ -445,7 +448,10 @@ pub fn distractors(r: &EvidenceReport) -> Option<(AnalysisFigure, Table)> {
     Some(contrast_forest(
         r,
         "distractors",
-        "Distractors (§8.2): Δ information calls (calls) and Δ action probability (points), treatment − reference",
+        (
+            "Distractors (§8.2): Δ information calls (calls) and Δ action probability (points), treatment − reference",
+            "Distractors: Δ calls and Δ acted (points)",
+        ),
         "Δ (calls, or points)",
         &items,
     ))
@@ -503,7 +509,11 @@ pub fn evidence_responses(r: &EvidenceReport) -> Option<(AnalysisFigure, Table)>
                 targets.push((format!("{} · {} · {name}", e.config, sh.condition), ids));
             }
             bars.push(StackedBar {
-                label: format!("{} · {}", e.config, sh.condition),
+                label: crate::labels::fit_label(
+                    &format!("{} · {}", e.config, sh.condition),
+                    11.0,
+                    160.0,
+                ),
                 segments,
             });
             rows.push(vec![
@@ -537,9 +547,9 @@ pub fn evidence_responses(r: &EvidenceReport) -> Option<(AnalysisFigure, Table)>
         .collect();
     Some((
         AnalysisFigure {
-            section: "evidence",
+            section: "evidence".into(),
             svg: chart::stacked_bars(
-                "Withheld or contradicted evidence (§8.3): responses of matched episodes",
+                "Responses of matched episodes",
                 "share of matched episodes",
                 &bars,
                 &legend,
@@ -598,7 +608,10 @@ pub fn static_gap(r: &EvidenceReport) -> Option<(AnalysisFigure, Table, Table)> 
     let (figure, table) = contrast_forest(
         r,
         "static",
-        "Static vs interactive (§8.4, Table 9): static accuracy − interactive ECS on V1 cases (points)",
+        (
+            "Static vs interactive (§8.4, Table 9): static accuracy − interactive ECS on V1 cases (points)",
+            "Static − interactive ECS, V1 cases",
+        ),
         "gap (points)",
         &items,
     );
@@ -623,32 +636,51 @@ pub fn static_gap(r: &EvidenceReport) -> Option<(AnalysisFigure, Table, Table)> 
     Some((figure, table, negatives))
 }
 
-/// §8.5: the paired SCGR rows as a forest, and the unpaired per-protocol
-/// figures of each side.
-pub fn scgr(r: &EvidenceReport) -> Option<(AnalysisFigure, Table, Table)> {
+/// §8.5: the paired SCGR rows as forests (one per configuration and
+/// variant), one table of them, and the unpaired per-protocol figures of
+/// each side.
+pub fn scgr(r: &EvidenceReport) -> Option<(Vec<AnalysisFigure>, Table, Table)> {
     let iv = &r.interventions.scgr;
     if iv.is_empty() {
         return None;
     }
-    let mut items = Vec::new();
+    let mut figures = Vec::new();
+    let mut all_rows = Vec::new();
+    let mut headers = Vec::new();
     for g in iv {
-        for (row, c) in g.paired_rows.iter().zip(&g.paired) {
-            items.push((
-                format!("{} · {} · {row}", g.config, g.condition),
-                g.config.as_str(),
-                c,
-                100.0,
-                "points",
-            ));
-        }
+        let items: Vec<_> = g
+            .paired_rows
+            .iter()
+            .zip(&g.paired)
+            .map(|(row, c)| {
+                (
+                    format!("{} · {} · {row}", g.config, g.condition),
+                    g.config.as_str(),
+                    c,
+                    100.0,
+                    "points",
+                )
+            })
+            .collect();
+        let (figure, table) = contrast_forest(
+            r,
+            "scgr",
+            (
+                "SCGR (§8.5)",
+                &format!("{} − baseline, {}", g.condition, g.config),
+            ),
+            "Δ ECS (points)",
+            &items,
+        );
+        figures.push(figure);
+        headers = table.headers;
+        all_rows.extend(table.rows);
     }
-    let (figure, table) = contrast_forest(
-        r,
-        "scgr",
-        "SCGR (§8.5, Tables 13, 14): paired ECS difference on the matched set (points)",
-        "Δ ECS (points)",
-        &items,
-    );
+    let table = Table {
+        title: "SCGR (§8.5, Tables 13, 14): paired ECS difference on the matched set (points), per protocol, V0–V3, Legacy apart".into(),
+        headers,
+        rows: all_rows,
+    };
     let mut rows = Vec::new();
     for g in iv {
         for (side, list) in [
@@ -681,5 +713,127 @@ pub fn scgr(r: &EvidenceReport) -> Option<(AnalysisFigure, Table, Table)> {
             .to_vec(),
         rows,
     };
-    Some((figure, table, unpaired))
+    Some((figures, table, unpaired))
+}
+
+/// One item of the addendum's views, in page order: a heading, a figure or
+/// a table (as text: the page links none of these tables' code).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Item {
+    Heading(String),
+    Figure(AnalysisFigure),
+    Panel(PanelText),
+}
+
+/// What the evidence worker answers beside the report for the addendum's
+/// views (paired by protocol, all-planned ECS, readiness, interventions,
+/// case set): per view id, its items in order.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AddendumPage {
+    pub views: Vec<(String, Vec<Item>)>,
+}
+
+impl AddendumPage {
+    /// The items of view `id` (none if it has none).
+    pub fn items(&self, id: &str) -> &[Item] {
+        self.views
+            .iter()
+            .find(|(v, _)| v == id)
+            .map_or(&[], |(_, items)| items.as_slice())
+    }
+}
+
+/// A table as a panel of view `view`, downloads named `name`.
+fn panel(view: &str, name: &str, t: &Table) -> Item {
+    Item::Panel(PanelText {
+        view: view.into(),
+        title: t.title.clone(),
+        name: name.into(),
+        html: t.to_html(),
+        csv: t.to_csv(),
+        latex: t.to_latex(),
+    })
+}
+
+/// Every addendum view of `r`, built where the report is (the worker).
+#[must_use]
+pub fn page(r: &EvidenceReport) -> AddendumPage {
+    let mut views = Vec::new();
+    // Paired comparisons by protocol, Table 12, each comparison's cases.
+    let mut paired = vec![
+        panel("paired", "paired-by-protocol", &super::paired_table(r)),
+        panel(
+            "paired",
+            "paired-per-repetition",
+            &super::per_repetition_table(r),
+        ),
+    ];
+    for k in 0..r.paired.len() {
+        if let Some(t) = super::paired_cases_table(r, k) {
+            paired.push(panel("paired", &format!("paired-cases-{k}"), &t));
+        }
+    }
+    views.push(("paired".to_string(), paired));
+    if r.coverage.last().and_then(|c| c.coverage) != Some(1.0) {
+        views.push((
+            "ecs".to_string(),
+            vec![panel("ecs", "ecs-all-planned", &ecs_all_planned_table(r))],
+        ));
+    }
+    let mut readiness: Vec<Item> = readiness_figures(r)
+        .into_iter()
+        .map(|(_, f)| Item::Figure(f))
+        .collect();
+    readiness.push(panel("readiness", "readiness", &readiness_table(r)));
+    views.push(("readiness".to_string(), readiness));
+    let mut iv = Vec::new();
+    let (fa, fa_table) = first_action(r);
+    if !fa.is_empty() {
+        iv.push(Item::Heading("First action".into()));
+        iv.extend(fa.into_iter().map(Item::Figure));
+        iv.push(panel("interventions", "first-action", &fa_table));
+    }
+    if let Some((f, t)) = distractors(r) {
+        iv.extend([
+            Item::Heading("Distractors".into()),
+            Item::Figure(f),
+            panel("interventions", "distractors", &t),
+        ]);
+    }
+    if let Some((f, t)) = evidence_responses(r) {
+        iv.extend([
+            Item::Heading("Withheld or contradicted evidence".into()),
+            Item::Figure(f),
+            panel("interventions", "evidence-responses", &t),
+        ]);
+        if let Some(t) = evidence_contrasts(r) {
+            iv.push(panel("interventions", "evidence-contrasts", &t));
+        }
+    }
+    if let Some((f, t, neg)) = static_gap(r) {
+        iv.extend([
+            Item::Heading("Static vs interactive".into()),
+            Item::Figure(f),
+            panel("interventions", "static-gap", &t),
+            panel("interventions", "static-negatives", &neg),
+        ]);
+    }
+    if let Some((figures, t, unpaired)) = scgr(r) {
+        iv.push(Item::Heading("SCGR variants".into()));
+        iv.extend(figures.into_iter().map(Item::Figure));
+        iv.extend([
+            panel("interventions", "scgr-paired", &t),
+            panel("interventions", "scgr-unpaired", &unpaired),
+        ]);
+    }
+    views.push(("interventions".to_string(), iv));
+    let [t6, t7] = composition_tables(r);
+    views.push((
+        "composition".to_string(),
+        vec![
+            panel("composition", "table-6", &t6),
+            panel("composition", "table-7", &t7),
+        ],
+    ));
+    AddendumPage { views }
 }

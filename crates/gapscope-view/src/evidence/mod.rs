@@ -731,7 +731,7 @@ pub fn episode_list(r: &EvidenceReport, filter: &EpisodeFilter) -> (Vec<String>,
             "Case",
             "Domain",
             "Protocol",
-            "Side",
+            "Configuration",
             "Repetition",
             "ECS",
             "Failure type",
@@ -1117,7 +1117,7 @@ pub(crate) mod tests {
         figures.extend(an::distractors(r).map(|(f, _)| f));
         figures.extend(an::evidence_responses(r).map(|(f, _)| f));
         figures.extend(an::static_gap(r).map(|(f, _, _)| f));
-        figures.extend(an::scgr(r).map(|(f, _, _)| f));
+        figures.extend(an::scgr(r).into_iter().flat_map(|(f, _, _)| f));
         assert!(figures.len() >= 8, "{}", figures.len());
         for f in &figures {
             chart::well_formed(&f.svg).unwrap();

@@ -20,8 +20,12 @@ pub fn run(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progress
         } => {
             progress(step("scoring every episode against its case"));
             Answer::Evidence(Box::new(
-                report(source.as_ref(), attached, *bootstrap, *seed)
-                    .map(|r| crate::protocol::Exported::new(&r)),
+                report(source.as_ref(), attached, *bootstrap, *seed).map(|r| {
+                    crate::protocol::EvidenceAnswer {
+                        page: gapscope_view::evidence::analyses::page(&r),
+                        report: crate::protocol::Exported::new(&r),
+                    }
+                }),
             ))
         }
         Job::EvidenceMessages { source, id } => {
@@ -139,16 +143,14 @@ mod tests {
         ) else {
             panic!()
         };
-        let exported = (*r).unwrap();
+        let answer = (*r).unwrap();
+        let exported = answer.report;
         let r = exported.report().unwrap();
-        // The export's text is the report as the command line writes it.
-        assert_eq!(
-            exported.json(),
-            serde_json::to_string_pretty(&r).unwrap() + "\n"
-        );
         assert_eq!(r.cases.len(), 42);
         assert_eq!(r.episodes.len(), worked_trajectories().lines().count());
-        // The same report as the core on the same texts and settings.
+        // The same report as the core on the same texts and settings: the
+        // export's text is the report as the command line writes it, and
+        // the addendum's views are the core's report's.
         let direct = evaluate(
             WORKED_CASES,
             worked_trajectories(),
@@ -158,7 +160,19 @@ mod tests {
             },
         )
         .unwrap();
-        assert_eq!(r, direct);
+        assert_eq!(
+            exported.json(),
+            serde_json::to_string_pretty(&direct).unwrap() + "\n"
+        );
+        assert_eq!(
+            answer.page,
+            gapscope_view::evidence::analyses::page(&direct)
+        );
+        // Read back, the report keeps what the page reads (the addendum's
+        // tables arrive as the page's text instead).
+        assert_eq!(r.episodes.len(), direct.episodes.len());
+        assert_eq!(r.ecs, direct.ecs);
+        assert!(r.interventions.first_action.is_empty() && r.paired.is_empty());
         // Two files in either order; the trajectories carry `messages`.
         let files = Source::Files {
             files: vec![

@@ -27,7 +27,6 @@ use super::{
 use gapscope_compare::{CompareReport, RunOptions};
 use gapscope_data::ingest::TrajectoryOptions;
 use gapscope_data::trajectory::Message;
-use gapscope_evidence::EvidenceReport;
 use gapscope_gaps::manifest::Input;
 use gapscope_gaps::stability::{StabilityReport, StabilitySettings};
 use gapscope_runtime::RuntimeReport;
@@ -394,7 +393,7 @@ impl From<Evidence> for Job {
         }
     }
 }
-result_reply!(Evidence, Evidence, crate::Exported<EvidenceReport>);
+result_reply!(Evidence, Evidence, crate::EvidenceAnswer);
 
 /// [`Job::EvidenceMessages`]: the messages of one evidence trajectory.
 #[derive(Clone, Debug, PartialEq)]

@@ -399,7 +399,7 @@ pub enum Answer {
     Experiments(Box<Result<ExperimentsPage, String>>),
     Inference(Box<Result<InferencePage, String>>),
     Compare(Box<Result<CompareReport, String>>),
-    Evidence(Box<Result<Exported<EvidenceReport>, String>>),
+    Evidence(Box<Result<EvidenceAnswer, String>>),
     Recovery(Box<Result<Vec<RecoveryPoint>, String>>),
     EvidenceMessages(Box<Result<Vec<Message>, String>>),
     /// The report, and the simulated log (JSONL) when one was simulated.
@@ -433,6 +433,15 @@ impl Answer {
             Answer::Failed(_) => "Failed",
         }
     }
+}
+
+/// An evidence job's answer: the report (with its text) and the addendum's
+/// views as text, built in the worker (the page links no reader for their
+/// tables).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EvidenceAnswer {
+    pub report: Exported<EvidenceReport>,
+    pub page: gapscope_view::evidence::analyses::AddendumPage,
 }
 
 /// A runtime job's answer: the report (with its text) and the log when it

@@ -256,7 +256,7 @@ fn the_replies_of_real_jobs_are_their_answers_values() {
     )
     .unwrap()
     .unwrap();
-    assert_eq!(evidence.report().unwrap().cases.len(), 42);
+    assert_eq!(evidence.report.report().unwrap().cases.len(), 42);
     let Answer::Evidence(untyped) = run_job(
         &Job::Evidence {
             source: None,
@@ -277,7 +277,9 @@ fn the_replies_of_real_jobs_are_their_answers_values() {
                     ("t.jsonl".into(), worked_trajectories().into()),
                 ],
             }),
-            id: evidence.report().unwrap().episodes[0].trajectory_id.clone(),
+            id: evidence.report.report().unwrap().episodes[0]
+                .trajectory_id
+                .clone(),
         },
         vec![],
         none,
