@@ -174,6 +174,40 @@ pub struct Scgr {
     pub paired_rows: Vec<String>,
 }
 
+/// Settings that override the default rows of §8's table (empty: the
+/// defaults). Every name must be a condition of the plan.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Rows {
+    /// §8.1: the reference and its treatments (default: `withheld` if
+    /// present, else `baseline`, against every other condition but `static`).
+    pub first_action: Option<(String, Vec<String>)>,
+    /// §8.2: (treatment, reference) pairs (default: `X_distractor` vs `X`,
+    /// `distractor` vs `baseline`).
+    pub distractors: Vec<(String, String)>,
+    /// §8.3: the conditions compared with `baseline` (default: those a
+    /// case's `conditions` names, or starting `withheld`/`contradicted`).
+    pub evidence: Vec<String>,
+    /// §8.5: the conditions compared with `baseline` (default: `scgr_*`).
+    pub scgr: Vec<String>,
+}
+
+impl Rows {
+    /// Every condition the rows name.
+    pub fn names(&self) -> Vec<&str> {
+        let mut v: Vec<&str> = Vec::new();
+        if let Some((r, ts)) = &self.first_action {
+            v.push(r);
+            v.extend(ts.iter().map(String::as_str));
+        }
+        for (t, r) in &self.distractors {
+            v.extend([t.as_str(), r.as_str()]);
+        }
+        v.extend(self.evidence.iter().map(String::as_str));
+        v.extend(self.scgr.iter().map(String::as_str));
+        v
+    }
+}
+
 /// What one episode contributes, by (case position, repetition).
 type Index<'e> = HashMap<(usize, u32), &'e Episode>;
 
@@ -299,6 +333,7 @@ fn success(e: &Episode) -> f64 {
 pub(crate) fn interventions(
     plan: &Plan,
     episodes: &[Episode],
+    rows: &Rows,
     draws: usize,
     seed: u64,
 ) -> Interventions {
@@ -332,31 +367,43 @@ pub(crate) fn interventions(
             .filter(|s| s.side.config == config)
             .map(|s| s.side.condition.as_str())
             .collect();
-        if let Some(f) = first_action(&ctx, config, &conditions) {
+        if let Some(f) = first_action(&ctx, config, &conditions, rows) {
             out.first_action.push(f);
         }
         out.distractors
-            .extend(distractors(&ctx, config, &conditions));
-        out.evidence.extend(evidence(&ctx, config, &conditions));
+            .extend(distractors(&ctx, config, &conditions, rows));
+        out.evidence
+            .extend(evidence(&ctx, config, &conditions, rows));
         if let Some(s) = static_comparison(&ctx, config) {
             out.static_vs_interactive.push(s);
         }
-        out.scgr.extend(scgr(&ctx, config, &conditions));
+        out.scgr.extend(scgr(&ctx, config, &conditions, rows));
     }
     out
 }
 
-fn first_action(ctx: &Ctx, config: &str, conditions: &[&str]) -> Option<FirstAction> {
-    let reference = if conditions.contains(&"withheld") {
-        "withheld"
+fn first_action(ctx: &Ctx, config: &str, conditions: &[&str], rows: &Rows) -> Option<FirstAction> {
+    let (reference, treatments): (&str, Vec<&str>) = if let Some((r, ts)) = &rows.first_action {
+        (r.as_str(), ts.iter().map(String::as_str).collect())
     } else {
-        BASELINE
+        let reference = if conditions.contains(&"withheld") {
+            "withheld"
+        } else {
+            BASELINE
+        };
+        (
+            reference,
+            conditions
+                .iter()
+                .copied()
+                .filter(|c| *c != reference && *c != STATIC)
+                .collect(),
+        )
     };
     let r = ctx.side(config, reference)?;
-    let treatments: Vec<&str> = conditions
-        .iter()
-        .copied()
-        .filter(|c| *c != reference && *c != STATIC)
+    let treatments: Vec<&str> = treatments
+        .into_iter()
+        .filter(|c| ctx.side(config, c).is_some())
         .collect();
     if treatments.is_empty() {
         return None;
@@ -497,12 +544,20 @@ pub fn distractor_reference(condition: &str) -> Option<&str> {
     }
 }
 
-fn distractors(ctx: &Ctx, config: &str, conditions: &[&str]) -> Vec<Distractor> {
+fn distractors(ctx: &Ctx, config: &str, conditions: &[&str], rows: &Rows) -> Vec<Distractor> {
     let mut out = Vec::new();
-    for &c in conditions {
-        let Some(reference) = distractor_reference(c) else {
-            continue;
-        };
+    let pairs: Vec<(&str, &str)> = if rows.distractors.is_empty() {
+        conditions
+            .iter()
+            .filter_map(|&c| Some((c, distractor_reference(c)?)))
+            .collect()
+    } else {
+        rows.distractors
+            .iter()
+            .map(|(t, r)| (t.as_str(), r.as_str()))
+            .collect()
+    };
+    for (c, reference) in pairs {
         let (Some(t), Some(r)) = (ctx.side(config, c), ctx.side(config, reference)) else {
             continue;
         };
@@ -598,13 +653,18 @@ fn is_evidence_condition(ctx: &Ctx, c: &str) -> bool {
             .any(|k| k.conditions.contains_key(c))
 }
 
-fn evidence(ctx: &Ctx, config: &str, conditions: &[&str]) -> Vec<EvidenceResponse> {
+fn evidence(ctx: &Ctx, config: &str, conditions: &[&str], rows: &Rows) -> Vec<EvidenceResponse> {
     let mut out = Vec::new();
     let Some(r) = ctx.side(config, BASELINE) else {
         return out;
     };
     for &c in conditions {
-        if c == BASELINE || !is_evidence_condition(ctx, c) {
+        let chosen = if rows.evidence.is_empty() {
+            is_evidence_condition(ctx, c)
+        } else {
+            rows.evidence.iter().any(|x| x == c)
+        };
+        if c == BASELINE || !chosen {
             continue;
         }
         let Some(t) = ctx.side(config, c) else {
@@ -725,12 +785,19 @@ fn unpaired(ctx: &Ctx, s: usize, row: &str, protocols: &[Protocol]) -> UnpairedR
     }
 }
 
-fn scgr(ctx: &Ctx, config: &str, conditions: &[&str]) -> Vec<Scgr> {
+fn scgr(ctx: &Ctx, config: &str, conditions: &[&str], rows: &Rows) -> Vec<Scgr> {
     let mut out = Vec::new();
     let Some(r) = ctx.side(config, BASELINE) else {
         return out;
     };
-    for &c in conditions.iter().filter(|c| c.starts_with("scgr_")) {
+    let chosen = |c: &str| {
+        if rows.scgr.is_empty() {
+            c.starts_with("scgr_")
+        } else {
+            rows.scgr.iter().any(|x| x == c)
+        }
+    };
+    for &c in conditions.iter().filter(|c| **c != BASELINE && chosen(c)) {
         let Some(t) = ctx.side(config, c) else {
             continue;
         };

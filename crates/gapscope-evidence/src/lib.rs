@@ -305,6 +305,9 @@ pub struct EvidenceSettings {
     pub pairs: Vec<(String, String)>,
     /// The planned runs; `None`: derived from the trajectories (addendum §1).
     pub plan: Option<RunPlan>,
+    /// Rows of the intervention analyses other than §8's defaults.
+    #[serde(default)]
+    pub rows: interventions::Rows,
 }
 
 impl Default for EvidenceSettings {
@@ -314,6 +317,7 @@ impl Default for EvidenceSettings {
             seed: 0,
             pairs: Vec::new(),
             plan: None,
+            rows: interventions::Rows::default(),
         }
     }
 }
@@ -656,6 +660,21 @@ pub fn evaluate(
         ));
     }
     let pairs = side_pairs(&plan, &settings.pairs)?;
+    let conditions: HashSet<&str> = plan
+        .sides
+        .iter()
+        .map(|s| s.side.condition.as_str())
+        .collect();
+    for name in settings.rows.names() {
+        if !conditions.contains(name) {
+            let mut known: Vec<&str> = conditions.iter().copied().collect();
+            known.sort_unstable();
+            return Err(EvidenceError::Settings(format!(
+                "an intervention row names condition `{name}`, which no side of the plan has (conditions: {})",
+                known.join(", ")
+            )));
+        }
+    }
     let paired = pairs
         .iter()
         .map(|&(a, b)| report::paired(&plan, &episodes, a, b, settings.bootstrap, settings.seed))
@@ -699,6 +718,7 @@ pub fn evaluate(
         interventions: interventions::interventions(
             &plan,
             &episodes,
+            &settings.rows,
             settings.bootstrap,
             settings.seed,
         ),

@@ -716,3 +716,67 @@ fn an_ambiguous_label_names_the_side_split_at_the_last_at() {
         assert_close(p.headline().unwrap().paired.delta, 1.0);
     }
 }
+
+// ------------------------------------------------ §8 rows set by the settings
+
+#[test]
+fn settings_override_the_default_rows_of_the_interventions() {
+    let cases = include_str!("../../../assets/evidence/cases.jsonl");
+    let trajectories = include_str!("../../../assets/evidence/trajectories.jsonl");
+    let rows = gapscope_evidence::interventions::Rows {
+        first_action: Some(("baseline".into(), vec!["evidence_package".into()])),
+        distractors: vec![("contradicted".into(), "withheld".into())],
+        evidence: vec!["withheld".into()],
+        scgr: vec!["scgr_select".into()],
+    };
+    let r = evaluate(
+        cases,
+        trajectories,
+        &EvidenceSettings {
+            bootstrap: 0,
+            rows: rows.clone(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let iv = &r.interventions;
+    for f in &iv.first_action {
+        assert_eq!(f.reference, "baseline");
+        assert_eq!(f.treatments, vec!["evidence_package".to_string()]);
+        let conditions: Vec<&str> = f.curves.iter().map(|c| c.condition.as_str()).collect();
+        assert_eq!(conditions, ["baseline", "evidence_package"]);
+    }
+    assert!(iv
+        .distractors
+        .iter()
+        .all(|d| (d.acted.treatment.as_str(), d.acted.reference.as_str())
+            == ("contradicted", "withheld")));
+    assert_eq!(iv.distractors.len(), 2);
+    assert!(iv.evidence.iter().all(|e| e.condition == "withheld"));
+    assert_eq!(iv.evidence.len(), 2);
+    assert!(iv.scgr.iter().all(|g| g.condition == "scgr_select"));
+    assert_eq!(iv.scgr.len(), 2);
+    // The defaults: withheld as the reference of every other condition.
+    let d = evaluate(cases, trajectories, &settings(0)).unwrap();
+    assert!(d
+        .interventions
+        .first_action
+        .iter()
+        .all(|f| f.reference == "withheld"));
+    assert!(d.interventions.scgr.len() == 4);
+    // A name no side has is a settings error that lists the conditions.
+    let e = evaluate(
+        cases,
+        trajectories,
+        &EvidenceSettings {
+            rows: gapscope_evidence::interventions::Rows {
+                scgr: vec!["scgr_nope".into()],
+                ..Default::default()
+            },
+            ..Default::default()
+        },
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("condition `scgr_nope`, which no side of the plan has (conditions: baseline, contradicted"), "{e}");
+}

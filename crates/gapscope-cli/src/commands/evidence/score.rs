@@ -32,6 +32,24 @@ pub struct ScoreArgs {
     /// condition.
     #[arg(long)]
     pair: Vec<String>,
+    /// First-action analysis (§8.1) other than the default: the reference
+    /// and its treatments, `REF:T1,T2,…` (default: withheld, else baseline,
+    /// against every other condition but static).
+    #[arg(long, value_name = "REF:T1,T2")]
+    first_action: Option<String>,
+    /// A distractor pair (§8.2) `T:R` (treatment, reference); repeatable
+    /// (default: X_distractor vs X, distractor vs baseline).
+    #[arg(long, value_name = "T:R")]
+    distractor: Vec<String>,
+    /// A condition compared with baseline as withheld or contradicted
+    /// evidence (§8.3); repeatable (default: those a case's `conditions`
+    /// names, or starting withheld / contradicted).
+    #[arg(long, value_name = "CONDITION")]
+    evidence_condition: Vec<String>,
+    /// A condition compared with baseline as an SCGR variant (§8.5);
+    /// repeatable (default: scgr_*).
+    #[arg(long, value_name = "CONDITION")]
+    scgr: Vec<String>,
     /// Paired-bootstrap draws over cases.
     #[arg(long, default_value_t = gapscope_evidence::DEFAULT_BOOTSTRAP)]
     bootstrap: usize,
@@ -59,11 +77,37 @@ pub fn run(args: &ScoreArgs) -> Result<String, String> {
             _ => Err(format!("--pair: expected A,B, got `{p}`")),
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let split = |flag: &str, v: &str| -> Result<(String, String), String> {
+        match v.split_once(':') {
+            Some((a, b)) if !a.trim().is_empty() && !b.trim().is_empty() => {
+                Ok((a.trim().to_string(), b.trim().to_string()))
+            }
+            _ => Err(format!("--{flag}: expected A:B, got `{v}`")),
+        }
+    };
+    let first_action = match &args.first_action {
+        None => None,
+        Some(v) => {
+            let (r, ts) = split("first-action", v)?;
+            Some((r, ts.split(',').map(|t| t.trim().to_string()).collect()))
+        }
+    };
+    let rows = gapscope_evidence::interventions::Rows {
+        first_action,
+        distractors: args
+            .distractor
+            .iter()
+            .map(|v| split("distractor", v))
+            .collect::<Result<_, _>>()?,
+        evidence: args.evidence_condition.clone(),
+        scgr: args.scgr.clone(),
+    };
     let settings = EvidenceSettings {
         bootstrap: args.bootstrap,
         seed: args.seed,
         pairs,
         plan,
+        rows,
     };
     let report = evaluate(&cases_text, &trajectories_text, &settings).map_err(|e| {
         use gapscope_evidence::EvidenceError as E;
