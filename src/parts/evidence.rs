@@ -18,6 +18,8 @@ use crate::parts::{opened, source_label, Workbench};
 #[derive(Clone, Copy)]
 pub(crate) struct EvidenceState {
     pub(crate) report: JobSlot<ask::Evidence, gapscope_evidence::EvidenceReport>,
+    /// The intervention analyses' rows (§8; default: the addendum's).
+    pub(crate) rows: RwSignal<gapscope_evidence::interventions::Rows>,
     /// The addendum's views as the worker wrote them beside the report.
     pub(crate) page: StoredValue<tv_evidence::analyses::AddendumPage>,
     /// The report's JSON as the command line writes it (the export).
@@ -38,6 +40,7 @@ impl EvidenceState {
         EvidenceState {
             report: JobSlot::new(),
             page: StoredValue::new(Default::default()),
+            rows: RwSignal::new(Default::default()),
             json: StoredValue::new(String::new()),
             source: StoredValue::new(None),
             files: StoredValue::new_local(Vec::new()),
@@ -63,6 +66,7 @@ impl Workbench {
             source: source.clone(),
             bootstrap: k.bootstrap.min(10_000),
             seed: k.seed,
+            rows: self.ev.rows.get_untracked(),
         };
         let files = opened(source.as_ref(), self.ev.files);
         let (slot, json, page) = (self.ev.report, self.ev.json, self.ev.page);

@@ -51,10 +51,127 @@ fn ClickFigure(wb: Workbench, figure: AnalysisFigure, name: String) -> impl Into
     }
 }
 
+/// The rows of §8's analyses, in the CLI's syntax (`--first-action`,
+/// `--distractor`, `--evidence-condition`, `--scgr`): applied, the part is
+/// scored again with them; a name no side has is refused here.
+#[component]
+fn RowsForm(wb: Workbench) -> impl IntoView {
+    use gapscope_evidence::interventions::Rows;
+    let current = wb.ev.rows.get_untracked();
+    let changed = current != Rows::default();
+    let fields: [RwSignal<String>; 4] = [
+        RwSignal::new(
+            current
+                .first_action
+                .as_ref()
+                .map(|(r, ts)| format!("{r}:{}", ts.join(",")))
+                .unwrap_or_default(),
+        ),
+        RwSignal::new(
+            current
+                .distractors
+                .iter()
+                .map(|(t, r)| format!("{t}:{r}"))
+                .collect::<Vec<_>>()
+                .join("; "),
+        ),
+        RwSignal::new(current.evidence.join(", ")),
+        RwSignal::new(current.scgr.join(", ")),
+    ];
+    let message = RwSignal::new(String::new());
+    let apply = move |_| {
+        let [a, b, c, d] = fields.map(|f| f.get_untracked());
+        let rows = match Rows::parse(&a, &b, &c, &d) {
+            Ok(r) => r,
+            Err(e) => {
+                message.set(e);
+                return;
+            }
+        };
+        let known: Vec<String> = wb.ev.report.answer.with_untracked(|a| match a {
+            Some(Ok(r)) => {
+                let mut v: Vec<String> = r.sides.iter().map(|s| s.condition.clone()).collect();
+                v.sort();
+                v.dedup();
+                v
+            }
+            _ => Vec::new(),
+        });
+        if let Some(bad) = rows
+            .names()
+            .into_iter()
+            .find(|n| !known.iter().any(|k| k == n))
+        {
+            message.set(format!(
+                "no side has condition `{bad}` (conditions: {})",
+                known.join(", ")
+            ));
+            return;
+        }
+        message.set(String::new());
+        wb.ev.rows.set(rows);
+        wb.ev.report.answer.set(None);
+        wb.run_evidence();
+    };
+    let labels = [
+        (
+            "first action, reference:treatments",
+            "withheld:baseline,evidence_package",
+            "rows-first-action",
+        ),
+        (
+            "distractor pairs, treatment:reference; …",
+            "distractor:baseline; withheld_distractor:withheld",
+            "rows-distractors",
+        ),
+        (
+            "withheld or contradicted conditions",
+            "withheld, contradicted",
+            "rows-evidence",
+        ),
+        ("SCGR conditions", "scgr_eg, scgr_select", "rows-scgr"),
+    ];
+    view! {
+        // Open while rows other than the defaults apply (it is drawn anew
+        // with the report they gave).
+        <details class="alt" data-testid="rows-form" open=changed>
+            <summary>"Rows of the analyses (default: the addendum's)"</summary>
+            <p class="detail">
+                "As the command line's --first-action, --distractor, --evidence-condition and --scgr; empty: the default rows."
+            </p>
+            {labels
+                .into_iter()
+                .zip(fields)
+                .map(|((label, placeholder, testid), field)| {
+                    view! {
+                        <label class="row-field">
+                            {label} " "
+                            <input
+                                type="text"
+                                placeholder=placeholder
+                                data-testid=testid
+                                prop:value=move || field.get()
+                                on:input=move |ev| field.set(event_target_value(&ev))
+                            />
+                        </label>
+                    }
+                })
+                .collect_view()}
+            <button data-testid="rows-apply" on:click=apply>
+                "Apply"
+            </button>
+            <span class="invalid" role="alert" data-testid="rows-message">
+                {move || message.get()}
+            </span>
+        </details>
+    }
+}
+
 /// The items of view `id` from the worker's page: headings, figures whose
 /// marks open their episodes, tables as text with their downloads.
 pub(crate) fn items(wb: Workbench, id: &str) -> AnyView {
     let items: Vec<Item> = wb.ev.page.with_value(|p| p.items(id).to_vec());
+    let form = (id == "interventions").then(|| view! { <RowsForm wb=wb /> });
     if id == "interventions" && items.is_empty() {
         return view! {
             <p class="explain" data-testid="no-interventions">
@@ -74,6 +191,7 @@ pub(crate) fn items(wb: Workbench, id: &str) -> AnyView {
             }
         });
     view! {
+        {form}
         {hint}
         {items
             .into_iter()

@@ -207,3 +207,37 @@ test('the intervention analyses equal the CLI, and their marks open the episodes
   assert.deepEqual(ids.sort(), f0.curves[0].episodes.map((e) => e.trajectory_id).sort());
   assert.deepEqual(rec.consoleErrors, []);
 });
+
+test('the rows of the intervention analyses are set on the page as on the command line', async () => {
+  const run = spawnSync(CLI, ['evidence', 'score', '--cases', join(ROOT, 'assets/evidence/cases.jsonl'),
+    '--trajectories', join(ROOT, 'assets/evidence/trajectories.jsonl'), '--json', '--bootstrap', '2000', '--seed', '5',
+    '--first-action', 'baseline:evidence_package'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  assert.equal(run.status, 0, run.stderr);
+  const other = JSON.parse(run.stdout);
+  await evidenceView('interventions');
+  await page.getByTestId('rows-form').locator('summary').click();
+  // A name no side has is refused on the page, with the conditions listed.
+  await page.getByTestId('rows-scgr').fill('scgr_nope');
+  await page.getByTestId('rows-apply').click();
+  assert.match(await page.getByTestId('rows-message').innerText(), /no side has condition `scgr_nope` \(conditions: baseline, /);
+  await page.getByTestId('rows-scgr').fill('');
+  await page.getByTestId('rows-first-action').fill('baseline:evidence_package');
+  await page.getByTestId('rows-apply').click();
+  await page.waitForFunction(() => {
+    const trs = [...document.querySelectorAll('table.data[data-title^="First action"] tbody tr')];
+    return trs.length > 0 && trs.every((tr) => tr.children[1]?.textContent === 'evidence_package vs baseline');
+  }, null, { timeout: 60_000 });
+  const fa = await wb.table('First action');
+  const acted = other.interventions.first_action.flatMap((f) => f.acted);
+  assert.equal(fa.rows.length, acted.length);
+  for (const [i, c] of acted.entries()) {
+    assert.equal(fa.rows[i][1], `${c.treatment} vs ${c.reference}`);
+    assert.equal(fa.rows[i][5], num(c.paired.delta === null ? null : 100 * c.paired.delta, 2));
+  }
+  // Back to the defaults.
+  await page.getByTestId('rows-form').locator('summary').isVisible();
+  await page.getByTestId('rows-first-action').fill('');
+  await page.getByTestId('rows-apply').click();
+  await page.waitForFunction(() => [...document.querySelectorAll('table.data[data-title^="First action"] tbody tr')]
+    .some((tr) => tr.children[1]?.textContent.endsWith('vs withheld')), null, { timeout: 60_000 });
+});

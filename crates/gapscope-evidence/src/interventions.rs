@@ -192,6 +192,48 @@ pub struct Rows {
 }
 
 impl Rows {
+    /// Rows from the page's fields, in the CLI's syntax: `first_action`
+    /// `REF:T1,T2` (empty: the default), `distractors` `T:R` pairs
+    /// separated by `;`, `evidence` and `scgr` conditions separated by `,`.
+    pub fn parse(
+        first_action: &str,
+        distractors: &str,
+        evidence: &str,
+        scgr: &str,
+    ) -> Result<Rows, String> {
+        let pair = |what: &str, v: &str| -> Result<(String, String), String> {
+            match v.split_once(':') {
+                Some((a, b)) if !a.trim().is_empty() && !b.trim().is_empty() => {
+                    Ok((a.trim().to_string(), b.trim().to_string()))
+                }
+                _ => Err(format!("{what}: expected A:B, got `{}`", v.trim())),
+            }
+        };
+        let list = |v: &str| -> Vec<String> {
+            v.split(',')
+                .map(str::trim)
+                .filter(|x| !x.is_empty())
+                .map(str::to_string)
+                .collect()
+        };
+        let first_action = if first_action.trim().is_empty() {
+            None
+        } else {
+            let (r, ts) = pair("first action", first_action)?;
+            Some((r, list(&ts)))
+        };
+        Ok(Rows {
+            first_action,
+            distractors: distractors
+                .split(';')
+                .filter(|v| !v.trim().is_empty())
+                .map(|v| pair("distractor", v))
+                .collect::<Result<_, _>>()?,
+            evidence: list(evidence),
+            scgr: list(scgr),
+        })
+    }
+
     /// Every condition the rows name.
     pub fn names(&self) -> Vec<&str> {
         let mut v: Vec<&str> = Vec::new();

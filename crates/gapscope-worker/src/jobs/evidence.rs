@@ -17,10 +17,11 @@ pub fn run(job: &Job, attached: Vec<Attached>, progress: &mut dyn FnMut(Progress
             source,
             bootstrap,
             seed,
+            rows,
         } => {
             progress(step("scoring every episode against its case"));
             Answer::Evidence(Box::new(
-                report(source.as_ref(), attached, *bootstrap, *seed).map(|r| {
+                report(source.as_ref(), attached, *bootstrap, *seed, rows).map(|r| {
                     crate::protocol::EvidenceAnswer {
                         page: gapscope_view::evidence::analyses::page(&r),
                         report: crate::protocol::Exported::new(&r),
@@ -41,10 +42,12 @@ fn report(
     attached: Vec<Attached>,
     bootstrap: usize,
     seed: u64,
+    rows: &gapscope_evidence::interventions::Rows,
 ) -> Result<EvidenceReport, String> {
     let settings = EvidenceSettings {
         bootstrap,
         seed,
+        rows: rows.clone(),
         ..EvidenceSettings::default()
     };
     evidence_texts(source, attached).and_then(|(names, cases, trajectories)| {
@@ -137,6 +140,7 @@ mod tests {
                 source: None,
                 bootstrap: 200,
                 seed: 0,
+                rows: Default::default(),
             },
             vec![],
             &mut |_| {},

@@ -371,6 +371,7 @@ fn a_part_worker_runs_its_own_part_only() {
             source: None,
             bootstrap: 0,
             seed: 0,
+            rows: Default::default(),
         },
     });
     let answers = |run: super::RunJob| {

@@ -382,6 +382,7 @@ pub struct Evidence {
     pub source: Option<Source>,
     pub bootstrap: usize,
     pub seed: u64,
+    pub rows: gapscope_evidence::interventions::Rows,
 }
 
 impl From<Evidence> for Job {
@@ -390,6 +391,7 @@ impl From<Evidence> for Job {
             source: a.source,
             bootstrap: a.bootstrap,
             seed: a.seed,
+            rows: a.rows,
         }
     }
 }

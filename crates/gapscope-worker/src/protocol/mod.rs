@@ -239,6 +239,9 @@ pub enum Job {
         source: Option<Source>,
         bootstrap: usize,
         seed: u64,
+        /// The intervention analyses' rows (§8; default: the addendum's).
+        #[serde(default)]
+        rows: gapscope_evidence::interventions::Rows,
     },
     /// The messages of one evidence trajectory, for the replay.
     EvidenceMessages { source: Option<Source>, id: String },

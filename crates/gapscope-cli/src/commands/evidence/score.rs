@@ -77,31 +77,15 @@ pub fn run(args: &ScoreArgs) -> Result<String, String> {
             _ => Err(format!("--pair: expected A,B, got `{p}`")),
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let split = |flag: &str, v: &str| -> Result<(String, String), String> {
-        match v.split_once(':') {
-            Some((a, b)) if !a.trim().is_empty() && !b.trim().is_empty() => {
-                Ok((a.trim().to_string(), b.trim().to_string()))
-            }
-            _ => Err(format!("--{flag}: expected A:B, got `{v}`")),
-        }
-    };
-    let first_action = match &args.first_action {
-        None => None,
-        Some(v) => {
-            let (r, ts) = split("first-action", v)?;
-            Some((r, ts.split(',').map(|t| t.trim().to_string()).collect()))
-        }
-    };
-    let rows = gapscope_evidence::interventions::Rows {
-        first_action,
-        distractors: args
-            .distractor
-            .iter()
-            .map(|v| split("distractor", v))
-            .collect::<Result<_, _>>()?,
-        evidence: args.evidence_condition.clone(),
-        scgr: args.scgr.clone(),
-    };
+    // One parser with the page (`Rows::parse`): distractor pairs joined by
+    // `;`, conditions by `,`.
+    let rows = gapscope_evidence::interventions::Rows::parse(
+        args.first_action.as_deref().unwrap_or(""),
+        &args.distractor.join(";"),
+        &args.evidence_condition.join(","),
+        &args.scgr.join(","),
+    )
+    .map_err(|e| format!("--{}", e.replacen("first action", "first-action", 1)))?;
     let settings = EvidenceSettings {
         bootstrap: args.bootstrap,
         seed: args.seed,

@@ -136,11 +136,13 @@ fn every_job_has_an_ask_that_builds_it_and_reads_its_answer() {
             source: None,
             bootstrap: 3,
             seed: 4,
+            rows: Default::default(),
         },
         &Job::Evidence {
             source: None,
             bootstrap: 3,
             seed: 4,
+            rows: Default::default(),
         },
     );
     check(
@@ -250,6 +252,7 @@ fn the_replies_of_real_jobs_are_their_answers_values() {
             source: None,
             bootstrap: 0,
             seed: 0,
+            rows: Default::default(),
         },
         vec![],
         none,
@@ -262,6 +265,7 @@ fn the_replies_of_real_jobs_are_their_answers_values() {
             source: None,
             bootstrap: 0,
             seed: 0,
+            rows: Default::default(),
         },
         vec![],
         none,
