@@ -18,8 +18,9 @@ use crate::parts::{opened, source_label, Workbench};
 #[derive(Clone, Copy)]
 pub(crate) struct EvidenceState {
     pub(crate) report: JobSlot<ask::Evidence, gapscope_evidence::EvidenceReport>,
-    /// The intervention analyses' rows (§8; default: the addendum's).
-    pub(crate) rows: RwSignal<gapscope_evidence::interventions::Rows>,
+    /// The intervention analyses' rows (§8) as the form's four fields, in
+    /// the CLI's syntax (empty: the addendum's defaults).
+    pub(crate) rows: RwSignal<[String; 4]>,
     /// The addendum's views as the worker wrote them beside the report.
     pub(crate) page: StoredValue<tv_evidence::analyses::AddendumPage>,
     /// The report's JSON as the command line writes it (the export).
@@ -213,12 +214,19 @@ pub(crate) fn EvidenceView(wb: Workbench, id: View) -> impl IntoView {
         let r = match wb.ev.report.answer.get() {
             None => return view! { <p class="explain">"Scoring in a worker…"</p> }.into_any(),
             Some(Err(e)) => {
+                // Rows of the analyses the worker refused: the form stays to
+                // mend them.
+                let mend = wb
+                    .ev
+                    .rows
+                    .with_untracked(|r| r.iter().any(|f| !f.trim().is_empty()));
                 return view! {
                     <p class="invalid" role="alert" data-testid="evidence-error">
                         <ErrorText wb=wb message=e files=wb.ev.files.get_value() />
                     </p>
+                    {mend.then(|| view! { <crate::parts::evidence_analyses::RowsForm wb=wb /> })}
                 }
-                .into_any()
+                .into_any();
             }
             Some(Ok(r)) => r,
         };

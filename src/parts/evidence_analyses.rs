@@ -53,83 +53,26 @@ fn ClickFigure(wb: Workbench, figure: AnalysisFigure, name: String) -> impl Into
 
 /// The rows of §8's analyses, in the CLI's syntax (`--first-action`,
 /// `--distractor`, `--evidence-condition`, `--scgr`): applied, the part is
-/// scored again with them; a name no side has is refused here.
+/// scored again with them (the worker parses them; a name no side has is
+/// its error, shown with this form to mend it).
 #[component]
-fn RowsForm(wb: Workbench) -> impl IntoView {
-    use gapscope_evidence::interventions::Rows;
+pub(crate) fn RowsForm(wb: Workbench) -> impl IntoView {
     let current = wb.ev.rows.get_untracked();
-    let changed = current != Rows::default();
-    let fields: [RwSignal<String>; 4] = [
-        RwSignal::new(
-            current
-                .first_action
-                .as_ref()
-                .map(|(r, ts)| format!("{r}:{}", ts.join(",")))
-                .unwrap_or_default(),
-        ),
-        RwSignal::new(
-            current
-                .distractors
-                .iter()
-                .map(|(t, r)| format!("{t}:{r}"))
-                .collect::<Vec<_>>()
-                .join("; "),
-        ),
-        RwSignal::new(current.evidence.join(", ")),
-        RwSignal::new(current.scgr.join(", ")),
-    ];
-    let message = RwSignal::new(String::new());
+    let changed = current.iter().any(|f| !f.trim().is_empty());
+    let fields: [RwSignal<String>; 4] = current.map(RwSignal::new);
     let apply = move |_| {
-        let [a, b, c, d] = fields.map(|f| f.get_untracked());
-        let rows = match Rows::parse(&a, &b, &c, &d) {
-            Ok(r) => r,
-            Err(e) => {
-                message.set(e);
-                return;
-            }
-        };
-        let known: Vec<String> = wb.ev.report.answer.with_untracked(|a| match a {
-            Some(Ok(r)) => {
-                let mut v: Vec<String> = r.sides.iter().map(|s| s.condition.clone()).collect();
-                v.sort();
-                v.dedup();
-                v
-            }
-            _ => Vec::new(),
-        });
-        if let Some(bad) = rows
-            .names()
-            .into_iter()
-            .find(|n| !known.iter().any(|k| k == n))
-        {
-            message.set(format!(
-                "no side has condition `{bad}` (conditions: {})",
-                known.join(", ")
-            ));
-            return;
-        }
-        message.set(String::new());
-        wb.ev.rows.set(rows);
+        wb.ev.rows.set(fields.map(|f| f.get_untracked()));
         wb.ev.report.answer.set(None);
         wb.run_evidence();
     };
     let labels = [
-        (
-            "first action, reference:treatments",
-            "withheld:baseline,evidence_package",
-            "rows-first-action",
-        ),
+        ("first action, reference:treatments", "rows-first-action"),
         (
             "distractor pairs, treatment:reference; …",
-            "distractor:baseline; withheld_distractor:withheld",
             "rows-distractors",
         ),
-        (
-            "withheld or contradicted conditions",
-            "withheld, contradicted",
-            "rows-evidence",
-        ),
-        ("SCGR conditions", "scgr_eg, scgr_select", "rows-scgr"),
+        ("withheld or contradicted conditions, …", "rows-evidence"),
+        ("SCGR conditions, …", "rows-scgr"),
     ];
     view! {
         // Open while rows other than the defaults apply (it is drawn anew
@@ -142,13 +85,12 @@ fn RowsForm(wb: Workbench) -> impl IntoView {
             {labels
                 .into_iter()
                 .zip(fields)
-                .map(|((label, placeholder, testid), field)| {
+                .map(|((label, testid), field)| {
                     view! {
                         <label class="row-field">
                             {label} " "
                             <input
                                 type="text"
-                                placeholder=placeholder
                                 data-testid=testid
                                 prop:value=move || field.get()
                                 on:input=move |ev| field.set(event_target_value(&ev))
@@ -160,9 +102,6 @@ fn RowsForm(wb: Workbench) -> impl IntoView {
             <button data-testid="rows-apply" on:click=apply>
                 "Apply"
             </button>
-            <span class="invalid" role="alert" data-testid="rows-message">
-                {move || message.get()}
-            </span>
         </details>
     }
 }

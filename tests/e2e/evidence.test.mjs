@@ -216,10 +216,12 @@ test('the rows of the intervention analyses are set on the page as on the comman
   const other = JSON.parse(run.stdout);
   await evidenceView('interventions');
   await page.getByTestId('rows-form').locator('summary').click();
-  // A name no side has is refused on the page, with the conditions listed.
+  // A name no side has is refused, with the conditions listed, and the
+  // form stays to mend it.
   await page.getByTestId('rows-scgr').fill('scgr_nope');
   await page.getByTestId('rows-apply').click();
-  assert.match(await page.getByTestId('rows-message').innerText(), /no side has condition `scgr_nope` \(conditions: baseline, /);
+  await page.getByTestId('evidence-error').waitFor({ timeout: 60_000 });
+  assert.match(await page.getByTestId('evidence-error').innerText(), /condition `scgr_nope`, which no side of the plan has \(conditions: baseline, /);
   await page.getByTestId('rows-scgr').fill('');
   await page.getByTestId('rows-first-action').fill('baseline:evidence_package');
   await page.getByTestId('rows-apply').click();

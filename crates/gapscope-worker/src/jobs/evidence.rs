@@ -42,12 +42,15 @@ fn report(
     attached: Vec<Attached>,
     bootstrap: usize,
     seed: u64,
-    rows: &gapscope_evidence::interventions::Rows,
+    rows: &[String; 4],
 ) -> Result<EvidenceReport, String> {
+    let rows =
+        gapscope_evidence::interventions::Rows::parse(&rows[0], &rows[1], &rows[2], &rows[3])
+            .map_err(|e| format!("rows of the analyses: {e}"))?;
     let settings = EvidenceSettings {
         bootstrap,
         seed,
-        rows: rows.clone(),
+        rows,
         ..EvidenceSettings::default()
     };
     evidence_texts(source, attached).and_then(|(names, cases, trajectories)| {

@@ -382,7 +382,8 @@ pub struct Evidence {
     pub source: Option<Source>,
     pub bootstrap: usize,
     pub seed: u64,
-    pub rows: gapscope_evidence::interventions::Rows,
+    /// The rows' four fields ([`Job::Evidence`]).
+    pub rows: [String; 4],
 }
 
 impl From<Evidence> for Job {

@@ -239,9 +239,11 @@ pub enum Job {
         source: Option<Source>,
         bootstrap: usize,
         seed: u64,
-        /// The intervention analyses' rows (§8; default: the addendum's).
+        /// The intervention analyses' rows (§8) as the page's four fields
+        /// in the CLI's syntax (`Rows::parse`; empty: the addendum's
+        /// defaults), parsed in the worker so the page links no parser.
         #[serde(default)]
-        rows: gapscope_evidence::interventions::Rows,
+        rows: [String; 4],
     },
     /// The messages of one evidence trajectory, for the replay.
     EvidenceMessages { source: Option<Source>, id: String },
