@@ -36,11 +36,7 @@ pub fn ecs_all_planned_table(r: &EvidenceReport) -> Table {
                    pick: &dyn Fn(
         &gapscope_evidence::ConfigEcs,
     ) -> Option<gapscope_evidence::MeanSd>| {
-        let mut cells = vec![Cell::text(label)];
-        for c in &r.ecs_all_planned {
-            cells.extend(super::mean_sd_cells(pick(c).as_ref()));
-        }
-        rows.push(cells);
+        rows.push(super::ecs_row(label, &r.ecs_all_planned, pick));
     };
     row("Overall".into(), &|c| Some(c.summary.overall));
     for p in &r.protocols {

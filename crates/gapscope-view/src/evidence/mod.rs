@@ -77,6 +77,20 @@ fn mean_sd_cells(m: Option<&MeanSd>) -> [Cell; 3] {
     ]
 }
 
+/// One row of an ECS table: the label, then mean, SD and n of `pick` for
+/// each side of `tables` (scored-only or all-planned).
+fn ecs_row(
+    label: String,
+    tables: &[gapscope_evidence::ConfigEcs],
+    pick: &dyn Fn(&gapscope_evidence::ConfigEcs) -> Option<MeanSd>,
+) -> Vec<Cell> {
+    let mut cells = vec![Cell::text(label)];
+    for c in tables {
+        cells.extend(mean_sd_cells(pick(c).as_ref()));
+    }
+    cells
+}
+
 fn per_config_headers(r: &EvidenceReport, first: &str) -> Vec<String> {
     let mut h = vec![first.to_string()];
     for c in r.ecs.iter().map(|c| &c.config) {
@@ -94,11 +108,7 @@ pub fn ecs_protocol_table(r: &EvidenceReport) -> Table {
     let mut rows = Vec::new();
     let mut row =
         |label: String, pick: &dyn Fn(&gapscope_evidence::ConfigEcs) -> Option<MeanSd>| {
-            let mut cells = vec![Cell::text(label)];
-            for c in &r.ecs {
-                cells.extend(mean_sd_cells(pick(c).as_ref()));
-            }
-            rows.push(cells);
+            rows.push(ecs_row(label, &r.ecs, pick));
         };
     row("Overall".into(), &|c| Some(c.summary.overall));
     for p in &r.protocols {
@@ -125,11 +135,7 @@ pub fn ecs_domain_table(r: &EvidenceReport) -> Table {
     let mut rows = Vec::new();
     let mut row =
         |label: String, pick: &dyn Fn(&gapscope_evidence::ConfigEcs) -> Option<MeanSd>| {
-            let mut cells = vec![Cell::text(label)];
-            for c in &r.ecs {
-                cells.extend(mean_sd_cells(pick(c).as_ref()));
-            }
-            rows.push(cells);
+            rows.push(ecs_row(label, &r.ecs, pick));
         };
     for d in &r.domains {
         row(d.clone(), &|c| c.summary.by_domain.get(d).copied());

@@ -9,11 +9,7 @@ use std::fmt::Write as _;
 use gapscope_evidence::interventions::{Contrast, UnpairedRow};
 use gapscope_evidence::EvidenceReport;
 
-use super::{pad, side_width};
-
-fn pct(v: Option<f64>) -> String {
-    v.map_or("—".into(), |v| format!("{:.1}", 100.0 * v))
-}
+use super::{pad, pct, side_width};
 
 fn points(v: Option<f64>) -> String {
     v.map_or("—".into(), |v| format!("{:+.1}", 100.0 * v))

@@ -56,3 +56,8 @@ pub(crate) fn pad(text: &str, width: usize) -> String {
     let n = text.chars().count();
     format!("{text}{}", " ".repeat(width.saturating_sub(n)))
 }
+
+/// A rate in percent with one decimal; "—" when undefined.
+pub(crate) fn pct(v: Option<f64>) -> String {
+    v.map_or("—".into(), |v| format!("{:.1}", 100.0 * v))
+}

@@ -10,7 +10,7 @@ use clap::Args;
 use gapscope_evidence::report::MeanSd;
 use gapscope_evidence::{evaluate, EvidenceReport, EvidenceSettings, FailureType, RunPlan};
 
-use super::{pad, read, side_width};
+use super::{pad, pct, read, side_width};
 
 #[derive(Args)]
 pub struct ScoreArgs {
@@ -117,10 +117,6 @@ pub fn run(args: &ScoreArgs) -> Result<String, String> {
 
 /// The widest the episode list's id column gets.
 const ID_COLUMN: usize = 64;
-
-fn pct(v: Option<f64>) -> String {
-    v.map_or("—".into(), |v| format!("{:.1}", 100.0 * v))
-}
 
 fn mean_sd(m: &MeanSd) -> String {
     match (m.mean, m.sd) {
