@@ -23,7 +23,9 @@ use std::collections::BTreeMap;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
-pub use log::{write_jsonl, Call, Condition, Episode, Runtime, Termination, Turn};
+pub use log::{
+    write_jsonl, Arm, Call, Condition, Episode, Failure, Horizon, Runtime, Termination, Turn,
+};
 pub use read::{read_jsonl, EpisodeLog};
 
 use metrics::{Cell, Contrast, EpisodeMetrics, Estimate, Exposure, TraceRow, TurnMark};

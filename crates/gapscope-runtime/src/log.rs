@@ -94,6 +94,19 @@ pub struct RecordNote {
     pub at_end: u32,
 }
 
+/// Why a turn gave no usable completion (addendum §2; only on `logged: false`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Failure {
+    /// The model call raised.
+    CallError,
+    /// A call error that was a serving-window rejection (input + output
+    /// reservation > context window).
+    ContextOverflow,
+    /// A completion rejected for not stopping on its own.
+    Rejected,
+}
+
 /// One turn of the horizon: a model call and, if it gave a usable completion
 /// (`logged`), the action block it executed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -117,6 +130,16 @@ pub struct Turn {
     /// Extension written by the simulator; see [`RecordNote`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub record: Option<RecordNote>,
+    /// Addendum §2: why a non-logged turn failed (absent: unclassified).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<Failure>,
+    /// Addendum §1: a checkpoint was restored into the block (enters no
+    /// quantity; counted).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub carried_in: bool,
+    /// Addendum §7: the full assistant message (default: `code`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub completion: Option<String>,
 }
 
 /// One episode: one `X->Y` agent at one cap on one instance.
@@ -138,11 +161,104 @@ pub struct Episode {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instance: Option<serde_json::Value>,
     pub turns: Vec<Turn>,
+    /// Addendum §1: the intervention (`[a-z][a-z0-9_]*`, not `none`; absent:
+    /// none), e.g. `carry` makes the condition `P->S+carry`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intervention: Option<String>,
+    /// Addendum §1: the batch (a string or an integer, read as text); a
+    /// slice field.
+    #[serde(
+        default,
+        deserialize_with = "de_opt_id",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub batch: Option<String>,
+    /// Addendum §2: T_max, the model calls allowed (with the wall clock, the
+    /// horizon: a slice field).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_limit: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wall_clock_limit_s: Option<f64>,
+    /// Addendum §2: the serving window and the output reservation, tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_window: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_reservation: Option<u64>,
+    /// Addendum §8: the generator fell back from its anti-collapse rule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generator_warning: Option<String>,
+    /// Addendum §8: the score's parts, shown as logged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score_components: Option<indexmap::IndexMap<String, f64>>,
 }
 
 impl Episode {
+    /// The base condition `X->Y` (without the intervention; see [`Episode::arm`]).
     pub fn condition(&self) -> Condition {
         Condition::of(self.train_runtime, self.deploy_runtime)
+    }
+
+    /// The condition with its intervention (addendum §1).
+    pub fn arm(&self) -> Arm {
+        Arm {
+            base: self.condition(),
+            intervention: self.intervention.clone(),
+        }
+    }
+
+    /// The horizon (addendum §2), `None` when neither limit is logged.
+    pub fn horizon(&self) -> Option<Horizon> {
+        (self.turn_limit.is_some() || self.wall_clock_limit_s.is_some()).then(|| Horizon {
+            turn_limit: self.turn_limit,
+            wall_clock_limit_s: self.wall_clock_limit_s,
+        })
+    }
+}
+
+/// A condition of the open set (addendum §1): `X->Y` with an optional
+/// intervention, labelled `X->Y+name`. Ordered base first, then without an
+/// intervention before with, then by name.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Arm {
+    pub base: Condition,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intervention: Option<String>,
+}
+
+impl Arm {
+    pub fn base(c: Condition) -> Self {
+        Arm {
+            base: c,
+            intervention: None,
+        }
+    }
+
+    /// `P->S` or `P->S+carry`.
+    pub fn label(&self) -> String {
+        match &self.intervention {
+            None => self.base.label().to_string(),
+            Some(k) => format!("{}+{k}", self.base.label()),
+        }
+    }
+}
+
+/// The horizon (addendum §2): the turn limit and the wall clock.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Horizon {
+    pub turn_limit: Option<u32>,
+    pub wall_clock_limit_s: Option<f64>,
+}
+
+impl Horizon {
+    /// `T_max=80, 4000 s`.
+    pub fn label(&self) -> String {
+        let t = self
+            .turn_limit
+            .map_or_else(|| "T_max=?".to_string(), |t| format!("T_max={t}"));
+        match self.wall_clock_limit_s {
+            Some(w) => format!("{t}, {w} s"),
+            None => t,
+        }
     }
 }
 
@@ -163,6 +279,11 @@ pub(crate) fn de_id<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error>
             "expected a string or an integer id",
         )),
     }
+}
+
+/// [`de_id`] for an optional field.
+pub(crate) fn de_opt_id<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    de_id(d).map(Some)
 }
 
 /// Write episodes as JSONL (one compact line each, ending in a newline).

@@ -37,6 +37,7 @@ fn check(e: &Episode) -> Result<(), String> {
             check_exact_numbers(inst)?;
         }
     }
+    check_addendum_fields(e)?;
     for (k, w) in e.turns.windows(2).enumerate() {
         if w[1].index <= w[0].index {
             return Err(format!(
@@ -45,6 +46,63 @@ fn check(e: &Episode) -> Result<(), String> {
                 w[1].index,
                 w[0].index
             ));
+        }
+    }
+    Ok(())
+}
+
+/// The optional fields of the addendum (§0): a bad value is a located error.
+fn check_addendum_fields(e: &Episode) -> Result<(), String> {
+    if let Some(k) = &e.intervention {
+        let mut chars = k.chars();
+        let ok = chars.next().is_some_and(|c| c.is_ascii_lowercase())
+            && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+        if !ok || k == "none" {
+            return Err(format!(
+                "field `intervention`: expected a name matching [a-z][a-z0-9_]* other than `none` (leave the field out for no intervention), got `{k}`"
+            ));
+        }
+    }
+    if e.turn_limit == Some(0) {
+        return Err(
+            "field `turn_limit`: expected the model calls allowed, at least 1, got 0".into(),
+        );
+    }
+    if let Some(w) = e.wall_clock_limit_s {
+        if !(w.is_finite() && w > 0.0) {
+            return Err(format!(
+                "field `wall_clock_limit_s`: expected a number of seconds > 0, got {w}"
+            ));
+        }
+    }
+    for (key, v) in [
+        ("context_window", e.context_window),
+        ("output_reservation", e.output_reservation),
+    ] {
+        if v == Some(0) {
+            return Err(format!(
+                "field `{key}`: expected a number of tokens, at least 1, got 0"
+            ));
+        }
+    }
+    if let Some(parts) = &e.score_components {
+        if let Some((k, v)) = parts.iter().find(|(_, v)| !v.is_finite()) {
+            return Err(format!(
+                "field `score_components.{k}`: expected a finite number, got {v}"
+            ));
+        }
+    }
+    for (k, t) in e.turns.iter().enumerate() {
+        if t.logged {
+            if let Some(f) = t.failure {
+                return Err(format!(
+                    "field `turns[{k}].failure`: `{}` is only for a turn without a usable completion (`logged: false`), but this turn is logged",
+                    serde_json::to_value(f)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_string))
+                        .unwrap_or_default()
+                ));
+            }
         }
     }
     Ok(())

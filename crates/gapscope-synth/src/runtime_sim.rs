@@ -647,6 +647,9 @@ fn run_episode(
                 tokens_out: None,
                 stdout: None,
                 record: None,
+                failure: None,
+                carried_in: false,
+                completion: None,
             });
             continue;
         }
@@ -712,6 +715,9 @@ fn run_episode(
             tokens_in: Some(context),
             tokens_out: Some(out),
             stdout: (!stdout.is_empty()).then_some(stdout),
+            failure: None,
+            carried_in: false,
+            completion: None,
             record: Some(RecordNote {
                 at_start: at_start as u32,
                 at_end: at_end as u32,
@@ -754,6 +760,14 @@ fn run_episode(
         },
         instance: serde_json::to_value(inst).ok(),
         turns,
+        intervention: None,
+        batch: None,
+        turn_limit: None,
+        wall_clock_limit_s: None,
+        context_window: None,
+        output_reservation: None,
+        generator_warning: None,
+        score_components: None,
     }
 }
 

@@ -349,6 +349,32 @@ pub fn cluster_bootstrap_mean(
     boot.finish(clusters.len() == 1)
 }
 
+/// The percentile bootstrap of any statistic of `n` units: `statistic`
+/// gets each draw's unit indices (the stream of [`bootstrap_mean`]: the same
+/// indices for the same n, B and seed) and returns the draw's value, or
+/// `None` to skip the draw (counted in [`BootInterval::skipped`]). `None`
+/// when `n` is 0 or `draws` is 0. Ratios of means and pooled rates resample
+/// through this (runtime-contracts addendum §0).
+///
+/// The mean as a statistic is [`bootstrap_mean`]:
+///
+/// ```
+/// use gapscope_stats::paired::{bootstrap_mean, bootstrap_statistic};
+/// let d = [1.0, -2.0, 4.5, 0.0];
+/// let mean = |p: &[u32]| Some(p.iter().map(|&i| d[i as usize]).sum::<f64>() / p.len() as f64);
+/// assert_eq!(bootstrap_statistic(d.len(), 500, 3, mean), bootstrap_mean(&d, 500, 3));
+/// ```
+pub fn bootstrap_statistic(
+    n: usize,
+    draws: usize,
+    seed: u64,
+    mut statistic: impl FnMut(&[u32]) -> Option<f64>,
+) -> Option<BootInterval> {
+    let mut boot = Collector::with_capacity(draws);
+    super::draws::for_each_draw(n, draws, seed, |picks| boot.push(statistic(picks)));
+    boot.finish(n == 1)
+}
+
 /// Everything of [`compare_pair`] but the bootstrap (`None`), and the d_t
 /// the bootstrap resamples ([`draw_delta`]): [`super::compare_runs`] draws
 /// the bootstraps of all pairs on n common tasks in one pass.
