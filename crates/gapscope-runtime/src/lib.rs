@@ -17,6 +17,7 @@ pub mod knapsack;
 pub mod log;
 pub mod metrics;
 pub mod read;
+pub mod slice;
 
 use std::collections::BTreeMap;
 
@@ -28,7 +29,7 @@ pub use log::{
 };
 pub use read::{read_jsonl, EpisodeLog};
 
-use metrics::{Cell, Contrast, EpisodeMetrics, Estimate, Exposure, TraceRow, TurnMark};
+use metrics::{Contrast, EpisodeMetrics, Estimate, Exposure, ListingCount, TraceRow, TurnMark};
 
 /// The tools of a task family that the trace quantities look for.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -59,6 +60,10 @@ pub enum SliceDim {
     BaseModel,
     Seed,
     Rollout,
+    /// Addendum §1.
+    Batch,
+    /// Addendum §2: the turn limit and the wall clock.
+    Horizon,
 }
 
 /// The analysis settings.
@@ -82,6 +87,31 @@ pub struct RuntimeSettings {
     pub tolerance: f64,
     /// Put every episode with its turn markers into the report.
     pub include_episodes: bool,
+    /// Addendum §9: listing calls counted as recorded calls or as
+    /// occurrences in the code.
+    #[serde(default)]
+    pub listing_count: ListingCount,
+    /// Addendum §9: further caps (≤ the slack cap) whose exposure E_c is
+    /// reported.
+    #[serde(default)]
+    pub exposure_caps: Vec<u32>,
+    /// Addendum §1: further contrasts Δ(A, B; c) by condition label, e.g.
+    /// `["P->S+carry", "S->S"]`.
+    #[serde(default)]
+    pub contrasts: Vec<[String; 2]>,
+    /// Addendum §8: drop episodes with a `generator_warning` (counted).
+    #[serde(default)]
+    pub exclude_warned: bool,
+    /// Addendum §8: a restart rate over fewer events is "too few events".
+    #[serde(default = "default_min_events")]
+    pub min_events: usize,
+}
+
+/// Addendum §8's threshold of events for a restart rate.
+pub const MIN_EVENTS: usize = 20;
+
+fn default_min_events() -> usize {
+    MIN_EVENTS
 }
 
 pub const DEFAULT_CAP_MESSAGE: &str = "Tool call limit exceeded";
@@ -106,6 +136,11 @@ impl Default for RuntimeSettings {
             tools,
             tolerance: 1e-6,
             include_episodes: true,
+            listing_count: ListingCount::Calls,
+            exposure_caps: Vec::new(),
+            contrasts: Vec::new(),
+            exclude_warned: false,
+            min_events: MIN_EVENTS,
         }
     }
 }
@@ -119,6 +154,8 @@ pub enum RuntimeError {
     Tolerance(f64),
     #[error("the cap message must not be empty")]
     CapMessage,
+    #[error("contrast {0}: no condition is labelled `{1}` in any slice (conditions are written like P->S or P->S+carry)")]
+    UnknownCondition(usize, String),
     #[error("no episode could be read ({skipped} line(s) skipped{first})")]
     NoEpisodes { skipped: usize, first: String },
     /// The file is another part's ([`gapscope_data::kind::misplaced`]).
@@ -133,6 +170,15 @@ pub struct SliceKey {
     pub base_model: Option<String>,
     pub seed: Option<u64>,
     pub rollout: Option<u64>,
+    /// Addendum §1 (absent in the log or pooled: `None`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<String>,
+    /// Addendum §2: the horizon's turn limit (orders the horizons) and its
+    /// label, e.g. `T_max=80, 4000 s`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_limit: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub horizon: Option<String>,
 }
 
 impl SliceKey {
@@ -142,19 +188,32 @@ impl SliceKey {
             base_model: (!pool.contains(&SliceDim::BaseModel)).then(|| e.base_model.clone()),
             seed: (!pool.contains(&SliceDim::Seed)).then_some(e.seed),
             rollout: (!pool.contains(&SliceDim::Rollout)).then_some(e.rollout),
+            batch: e.batch.clone().filter(|_| !pool.contains(&SliceDim::Batch)),
+            turn_limit: e.turn_limit.filter(|_| !pool.contains(&SliceDim::Horizon)),
+            horizon: e
+                .horizon()
+                .filter(|_| !pool.contains(&SliceDim::Horizon))
+                .map(|h| h.label()),
         }
     }
 
     /// e.g. `opaque_knapsack · base model m · seed 0 · rollout all`.
     pub fn name(&self) -> String {
         let or_all = |v: Option<String>| v.unwrap_or_else(|| "all".into());
-        format!(
+        let mut name = format!(
             "{} · base model {} · seed {} · rollout {}",
             or_all(self.task_family.clone()).replace("all", "all families"),
             or_all(self.base_model.clone()),
             or_all(self.seed.map(|s| s.to_string())),
             or_all(self.rollout.map(|s| s.to_string()))
-        )
+        );
+        if let Some(b) = &self.batch {
+            name.push_str(&format!(" · batch {b}"));
+        }
+        if let Some(h) = &self.horizon {
+            name.push_str(&format!(" · {h}"));
+        }
+        name
     }
 }
 
@@ -174,12 +233,18 @@ pub struct CapTable {
     pub g_p: Contrast,
     pub g_s: Contrast,
     pub d: Contrast,
+    /// Addendum §3: M(c) = Q_PS(c) − Q_SS(c), the model-selection
+    /// difference under stateless deployment.
+    pub m: Contrast,
 }
 
 /// Q against cap for one condition (the paper's Figure 2a).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SweepSeries {
     pub condition: Condition,
+    /// Addendum §1: the intervention (`P->S+carry`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intervention: Option<String>,
     pub points: Vec<SweepPoint>,
 }
 
@@ -217,7 +282,21 @@ pub struct SliceReport {
     pub trace: Vec<TraceRow>,
     /// Exposure per condition, from its blocks at the slack cap.
     pub exposure: Vec<Exposure>,
+    /// Addendum §1: the slice's conditions (`P->P`, …, `P->S+carry`).
+    pub conditions: Vec<String>,
+    /// Addendum §1: Δ(A, B; c) = Q_A(c) − Q_B(c) on shared ids, paired:
+    /// each `X->Y+k` vs `X->Y` and vs the other `X->Y+k'`, and the asked ones.
+    pub contrasts: Vec<ArmContrast>,
     pub warnings: Vec<String>,
+}
+
+/// One contrast of the open condition set (addendum §1).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ArmContrast {
+    pub a: String,
+    pub b: String,
+    pub cap: u32,
+    pub contrast: Contrast,
 }
 
 /// One episode with its quantities, for stepping through turns.
@@ -284,10 +363,30 @@ fn validate(settings: &RuntimeSettings) -> Result<(), RuntimeError> {
 
 /// Analyse episodes already read.
 pub fn analyze_log(
-    log: EpisodeLog,
+    mut log: EpisodeLog,
     settings: &RuntimeSettings,
 ) -> Result<RuntimeReport, RuntimeError> {
     validate(settings)?;
+    let mut warnings = Vec::new();
+    if settings.exclude_warned {
+        // Addendum §8: episodes whose generator fell back are dropped, counted.
+        let before = log.episodes.len();
+        let keep: Vec<bool> = log
+            .episodes
+            .iter()
+            .map(|e| e.generator_warning.is_none())
+            .collect();
+        let mut k = keep.iter();
+        log.episodes.retain(|_| *k.next().unwrap_or(&true));
+        let mut k = keep.iter();
+        log.lines.retain(|_| *k.next().unwrap_or(&true));
+        let dropped = before - log.episodes.len();
+        if dropped > 0 {
+            warnings.push(format!(
+                "{dropped} episode(s) with a generator_warning left out (--exclude-warned)"
+            ));
+        }
+    }
     if log.episodes.is_empty() {
         return Err(RuntimeError::NoEpisodes {
             skipped: log.skipped.len(),
@@ -299,7 +398,20 @@ pub fn analyze_log(
         });
     }
     let (verification, verified) = knapsack::verify(&log.episodes, &log.lines, settings.tolerance);
-    let mut warnings = Vec::new();
+    if settings.score == ScoreSource::Verified {
+        // Addendum §8: families without a verifier are left out of Q, named.
+        let mut unverifiable: BTreeMap<&str, usize> = BTreeMap::new();
+        for e in &log.episodes {
+            if e.task_family != knapsack::FAMILY {
+                *unverifiable.entry(e.task_family.as_str()).or_default() += 1;
+            }
+        }
+        for (f, n) in unverifiable {
+            warnings.push(format!(
+                "no verifier for {f}: its {n} episode(s) are left out of Q under --score verified"
+            ));
+        }
+    }
     let families: Vec<&String> = {
         let mut f: Vec<&String> = log.episodes.iter().map(|e| &e.task_family).collect();
         f.sort();
@@ -321,7 +433,12 @@ pub fn analyze_log(
         .episodes
         .iter()
         .map(|e| {
-            metrics::episode_metrics(e, settings.tools.get(&e.task_family), &settings.cap_message)
+            metrics::episode_metrics(
+                e,
+                settings.tools.get(&e.task_family),
+                &settings.cap_message,
+                settings.listing_count,
+            )
         })
         .collect();
     let mut groups: BTreeMap<SliceKey, Vec<usize>> = BTreeMap::new();
@@ -337,7 +454,7 @@ pub fn analyze_log(
         for &k in &idx {
             slice_of[k] = s;
         }
-        slices.push(slice_report(
+        slices.push(slice::slice_report(
             key,
             &idx,
             &log.episodes,
@@ -345,6 +462,13 @@ pub fn analyze_log(
             &per_episode,
             settings,
         ));
+    }
+    for (k, [a, b]) in settings.contrasts.iter().enumerate() {
+        for label in [a, b] {
+            if !slices.iter().any(|s| s.conditions.contains(label)) {
+                return Err(RuntimeError::UnknownCondition(k + 1, label.clone()));
+            }
+        }
     }
     let n = log.episodes.len();
     let summary = format!(
@@ -419,196 +543,4 @@ pub fn analyze_log(
         episodes,
         warnings,
     })
-}
-
-#[allow(
-    clippy::too_many_lines,
-    reason = "one slice's report: every estimate of the spec's table, in its order"
-)]
-fn slice_report(
-    key: SliceKey,
-    idx: &[usize],
-    episodes: &[Episode],
-    verified: &[Option<f64>],
-    per_episode: &[(EpisodeMetrics, Vec<TurnMark>)],
-    settings: &RuntimeSettings,
-) -> SliceReport {
-    let mut warnings = Vec::new();
-    let mut caps: Vec<u32> = idx.iter().map(|&k| episodes[k].cap).collect();
-    caps.sort_unstable();
-    caps.dedup();
-    // (condition, cap) -> instance id -> scores
-    let mut raw: BTreeMap<(Condition, u32), BTreeMap<String, Vec<f64>>> = BTreeMap::new();
-    let mut unscored = 0;
-    for &k in idx {
-        let e = &episodes[k];
-        let score = match settings.score {
-            ScoreSource::Logged => Some(e.score),
-            ScoreSource::Verified => verified[k],
-        };
-        match score {
-            Some(s) => raw
-                .entry((e.condition(), e.cap))
-                .or_default()
-                .entry(e.instance_id.clone())
-                .or_default()
-                .push(s),
-            None => unscored += 1,
-        }
-    }
-    if unscored > 0 {
-        warnings.push(format!(
-            "{unscored} episode(s) without a verified score are left out of Q"
-        ));
-    }
-    let mut repeated = 0;
-    let cells: BTreeMap<(Condition, u32), Cell> = raw
-        .into_iter()
-        .map(|(k, per)| {
-            let cell = per
-                .into_iter()
-                .map(|(id, v)| {
-                    repeated += v.len() - 1;
-                    (id, v.iter().sum::<f64>() / v.len() as f64)
-                })
-                .collect();
-            (k, cell)
-        })
-        .collect();
-    if repeated > 0 {
-        warnings.push(format!(
-            "{repeated} episode(s) repeat an instance within a condition and cap: each instance's episodes are averaged first"
-        ));
-    }
-    let (b, seed) = (settings.bootstrap, settings.seed);
-    let cell = |c: Condition, cap: u32| cells.get(&(c, cap));
-    let gp = |cap: u32, k: f64| {
-        [
-            (k, cell(Condition::PP, cap)),
-            (-k, cell(Condition::PS, cap)),
-        ]
-    };
-    let gs = |cap: u32, k: f64| {
-        [
-            (k, cell(Condition::SS, cap)),
-            (-k, cell(Condition::SP, cap)),
-        ]
-    };
-    let tables: Vec<CapTable> = caps
-        .iter()
-        .map(|&cap| CapTable {
-            cap,
-            cells: Condition::ALL
-                .iter()
-                .map(|&c| ConditionCell {
-                    condition: c,
-                    q: metrics::estimate(cell(c, cap), b, seed),
-                })
-                .collect(),
-            g_p: metrics::contrast(format!("Q_PP({cap}) - Q_PS({cap})"), &gp(cap, 1.0), b, seed),
-            g_s: metrics::contrast(format!("Q_SS({cap}) - Q_SP({cap})"), &gs(cap, 1.0), b, seed),
-            d: metrics::contrast(
-                format!("(Q_PP({cap}) - Q_PS({cap})) - (Q_SP({cap}) - Q_SS({cap}))"),
-                &[gp(cap, 1.0), gs(cap, 1.0)].concat(),
-                b,
-                seed,
-            ),
-        })
-        .collect();
-    let sweep = Condition::ALL
-        .iter()
-        .map(|&c| SweepSeries {
-            condition: c,
-            points: tables
-                .iter()
-                .filter(|t| cell(c, t.cap).is_some())
-                .map(|t| SweepPoint {
-                    cap: t.cap,
-                    q: t.cells[Condition::ALL.iter().position(|x| *x == c).unwrap_or(0)]
-                        .q
-                        .clone(),
-                })
-                .collect(),
-        })
-        .collect();
-    let tight = settings.c_tight.or(caps.first().copied());
-    let slack = settings.c_slack.or(caps.last().copied());
-    let comparison = match (tight, slack) {
-        (Some(t), Some(s)) if t != s => {
-            for c in [t, s] {
-                if !caps.contains(&c) {
-                    warnings.push(format!(
-                        "cap {c} is not in this slice: the cap comparison is undefined"
-                    ));
-                }
-            }
-            let d = |cap, k| [gp(cap, k), gs(cap, k)].concat();
-            Some(CapComparison {
-                c_tight: t,
-                c_slack: s,
-                t: metrics::contrast(
-                    format!("D({t}) - D({s})"),
-                    &[d(t, 1.0), d(s, -1.0)].concat(),
-                    b,
-                    seed,
-                ),
-                amplification_p: metrics::contrast(
-                    format!("G_P({t}) - G_P({s})"),
-                    &[gp(t, 1.0), gp(s, -1.0)].concat(),
-                    b,
-                    seed,
-                ),
-                amplification_s: metrics::contrast(
-                    format!("G_S({t}) - G_S({s})"),
-                    &[gs(t, 1.0), gs(s, -1.0)].concat(),
-                    b,
-                    seed,
-                ),
-            })
-        }
-        _ => {
-            warnings.push("one cap only: no cap comparison (T, amplification)".into());
-            None
-        }
-    };
-    let mut trace = Vec::new();
-    for &cap in &caps {
-        for c in Condition::ALL {
-            let rows: Vec<(&Episode, &EpisodeMetrics)> = idx
-                .iter()
-                .filter(|&&k| episodes[k].cap == cap && episodes[k].condition() == c)
-                .map(|&k| (&episodes[k], &per_episode[k].0))
-                .collect();
-            if !rows.is_empty() {
-                trace.push(metrics::trace_row(cap, c, &rows));
-            }
-        }
-    }
-    let exposure = match slack {
-        Some(s) => Condition::ALL
-            .iter()
-            .filter_map(|&c| {
-                let eps: Vec<&Episode> = idx
-                    .iter()
-                    .map(|&k| &episodes[k])
-                    .filter(|e| e.condition() == c && e.cap == s)
-                    .collect();
-                (!eps.is_empty()).then(|| metrics::exposure(c, s, &caps, &eps))
-            })
-            .collect(),
-        None => Vec::new(),
-    };
-    SliceReport {
-        name: key.name(),
-        key,
-        episodes: idx.len(),
-        scored: idx.len() - unscored,
-        caps,
-        tables,
-        sweep,
-        comparison,
-        trace,
-        exposure,
-        warnings,
-    }
 }

@@ -117,6 +117,10 @@ pub struct TurnMark {
     /// For the next executed turn after a cap hit: whether it re-issued the
     /// listing call before acquiring anything new; `None` for other turns.
     pub restart: Option<bool>,
+    /// The next logged turn after a logged cap-hit turn (addendum §1: the
+    /// turn a checkpoint would have been carried into).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub carried: bool,
 }
 
 /// The trace-derived quantities of one episode.
@@ -141,6 +145,43 @@ pub struct EpisodeMetrics {
     /// Next executed turns after a cap hit, and how many of them restarted.
     pub restart_events: usize,
     pub restarts: usize,
+    /// Addendum §1: carried turns (next logged turn after a logged cap hit),
+    /// NameError turns among them, and `carried_in` marks on carried and on
+    /// other turns (they enter no quantity; counted).
+    pub carried_turns: usize,
+    pub name_error_carried: usize,
+    pub carried_in_carried: usize,
+    pub carried_in_other: usize,
+}
+
+/// How listing calls are counted (addendum §9).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ListingCount {
+    /// Recorded calls of the listing tool.
+    #[default]
+    Calls,
+    /// Matches of `\bNAME\s*\(` in logged turns' `code` (comments and
+    /// strings included): the paper's "occurrences in the executed code".
+    Code,
+}
+
+/// Occurrences of `\bname\s*\(` in `code`, for a tool name that is an
+/// identifier. Hand-written rather than a regex (the name would need
+/// escaping): a match is the name not preceded by a word character, then
+/// optional whitespace, then `(`.
+pub fn code_occurrences(code: &str, name: &str) -> usize {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    if name.is_empty() {
+        return 0;
+    }
+    code.match_indices(name)
+        .filter(|(start, _)| {
+            let before = code[..*start].chars().next_back();
+            let rest = code[start + name.len()..].trim_start();
+            before.is_none_or(|c| !word(c)) && rest.starts_with('(')
+        })
+        .count()
 }
 
 /// Metrics and turn markers of one episode.
@@ -148,15 +189,18 @@ pub fn episode_metrics(
     e: &Episode,
     tools: Option<&FamilyTools>,
     cap_message: &str,
+    listing_count: ListingCount,
 ) -> (EpisodeMetrics, Vec<TurnMark>) {
     let listing: &[String] = tools.map_or(&[], |t| &t.listing);
     let inspect: &[String] = tools.map_or(&[], |t| &t.inspect);
     let mut inspected: IndexSet<String> = IndexSet::new();
     let mut marks = Vec::new();
     let (mut steps, mut cap_hits, mut name_errors) = (0, 0, 0);
-    let (mut listing_calls, mut inspect_calls, mut ok_inspects, mut cached) = (0, 0, 0, 0);
+    let (mut listing_calls, mut inspect_calls, mut cached) = (0, 0, 0);
     let mut tokens: Option<u64> = Some(0);
     let (mut events, mut restarts) = (0, 0);
+    let (mut carried_turns, mut name_error_carried) = (0, 0);
+    let (mut carried_in_carried, mut carried_in_other) = (0, 0);
     let mut after_cap = false;
     for t in &e.turns {
         let err = t.error.as_deref().unwrap_or("");
@@ -164,6 +208,7 @@ pub fn episode_metrics(
         let name_error = t.logged && err.contains("NameError");
         let mut restart: Option<bool> = None;
         let (mut lc, mut new) = (0, 0);
+        let after_cap_before = after_cap;
         if t.logged {
             steps += 1;
             tokens = match (tokens, t.tokens_in, t.tokens_out) {
@@ -180,11 +225,10 @@ pub fn episode_metrics(
                 }
                 if inspect.contains(&c.tool) {
                     inspect_calls += 1;
+                    if c.cached {
+                        cached += 1;
+                    }
                     if c.ok {
-                        ok_inspects += 1;
-                        if c.cached {
-                            cached += 1;
-                        }
                         if let Some(id) = call_item_id(&c.args) {
                             if inspected.insert(id) {
                                 new += 1;
@@ -202,6 +246,17 @@ pub fn episode_metrics(
                 events += 1;
                 restarts += usize::from(r);
             }
+            if listing_count == ListingCount::Code {
+                let code = t.code.as_deref().unwrap_or("");
+                lc = listing.iter().map(|n| code_occurrences(code, n)).sum();
+            }
+            if after_cap {
+                carried_turns += 1;
+                name_error_carried += usize::from(name_error);
+                carried_in_carried += usize::from(t.carried_in);
+            } else {
+                carried_in_other += usize::from(t.carried_in);
+            }
             after_cap = cap_hit;
             cap_hits += usize::from(cap_hit);
             name_errors += usize::from(name_error);
@@ -217,6 +272,7 @@ pub fn episode_metrics(
             new_items: new,
             distinct_items: inspected.len(),
             restart,
+            carried: t.logged && after_cap_before,
         });
     }
     let m = EpisodeMetrics {
@@ -229,41 +285,127 @@ pub fn episode_metrics(
         name_error_turns: name_errors,
         inspect_calls: (!inspect.is_empty()).then_some(inspect_calls),
         distinct_items: (!inspect.is_empty()).then_some(inspected.len()),
-        replay_fraction: (ok_inspects > 0).then(|| f64::from(cached) / f64::from(ok_inspects)),
+        // Addendum §0 (replaces): cached re-inspections over all recorded
+        // inspect calls.
+        replay_fraction: (inspect_calls > 0).then(|| cached as f64 / inspect_calls as f64),
         restart_events: events,
         restarts,
+        carried_turns,
+        name_error_carried,
+        carried_in_carried,
+        carried_in_other,
     };
     (m, marks)
 }
 
-/// A per-condition mean of a per-episode quantity; episodes where it is
-/// undefined are left out and counted.
+/// A per-condition mean of a per-episode quantity (addendum §0): each
+/// instance id's episodes are averaged first, then the ids (so an id that
+/// repeats within a cell weighs once; with one episode per id this is the
+/// plain episode mean, summed in log order); the interval is the instance
+/// bootstrap of the per-id values. Episodes where the quantity is undefined
+/// are left out and counted.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MeanOf {
     pub mean: Option<f64>,
+    /// Episodes with a defined value.
     pub n: usize,
     pub undefined: usize,
+    /// Instance ids averaged (≤ n).
+    #[serde(default)]
+    pub ids: usize,
+    /// 95% instance-bootstrap interval (None with B = 0 or no id).
+    #[serde(default)]
+    pub ci95: Option<[f64; 2]>,
 }
 
-impl MeanOf {
-    pub fn of(values: impl Iterator<Item = Option<f64>>) -> Self {
-        let (mut s, mut n, mut u) = (0.0, 0, 0);
-        for v in values {
+/// One quantity's per-id means, in first-appearance order, and the counts.
+struct PerId<'a> {
+    /// (id, sum, episodes) in first-appearance order.
+    ids: Vec<(&'a str, f64, usize)>,
+    n: usize,
+    undefined: usize,
+}
+
+impl<'a> PerId<'a> {
+    fn of(values: impl Iterator<Item = (&'a str, Option<f64>)>) -> Self {
+        let mut at: std::collections::HashMap<&'a str, usize> = std::collections::HashMap::new();
+        let mut ids: Vec<(&'a str, f64, usize)> = Vec::new();
+        let (mut n, mut undefined) = (0, 0);
+        for (id, v) in values {
             match v {
                 Some(x) => {
-                    s += x;
                     n += 1;
+                    let k = *at.entry(id).or_insert_with(|| {
+                        ids.push((id, 0.0, 0));
+                        ids.len() - 1
+                    });
+                    ids[k].1 += x;
+                    ids[k].2 += 1;
                 }
-                None => u += 1,
+                None => undefined += 1,
             }
         }
+        PerId { ids, n, undefined }
+    }
+
+    fn means(&self) -> impl Iterator<Item = f64> + '_ {
+        self.ids.iter().map(|(_, s, c)| s / *c as f64)
+    }
+
+    /// The per-id means ordered by id as text (the bootstrap's units).
+    fn by_id(&self) -> (Vec<&'a str>, Vec<f64>) {
+        let mut v: Vec<(&str, f64)> = self
+            .ids
+            .iter()
+            .map(|(i, s, c)| (*i, s / *c as f64))
+            .collect();
+        v.sort_by(|a, b| a.0.cmp(b.0));
+        v.into_iter().unzip()
+    }
+
+    fn mean_of(&self) -> MeanOf {
+        let k = self.ids.len();
         MeanOf {
-            mean: (n > 0).then(|| s / n as f64),
-            n,
-            undefined: u,
+            mean: (k > 0).then(|| self.means().sum::<f64>() / k as f64),
+            n: self.n,
+            undefined: self.undefined,
+            ids: k,
+            ci95: None,
         }
     }
 }
+
+/// Means of several per-episode quantities of one cell, each with its
+/// instance-bootstrap interval; quantities defined on the same ids share
+/// one pass of draws ([`gapscope_stats::paired::bootstrap_means`]: each
+/// interval is `bootstrap_mean` of its per-id values).
+pub fn means_of(quantities: &[PerIdInput<'_>], draws: usize, seed: u64) -> Vec<MeanOf> {
+    let per: Vec<PerId> = quantities
+        .iter()
+        .map(|q| PerId::of(q.iter().copied()))
+        .collect();
+    let mut out: Vec<MeanOf> = per.iter().map(PerId::mean_of).collect();
+    let keyed: Vec<(Vec<&str>, Vec<f64>)> = per.iter().map(PerId::by_id).collect();
+    let mut done = vec![false; per.len()];
+    for k in 0..per.len() {
+        if done[k] {
+            continue;
+        }
+        let group: Vec<usize> = (k..per.len())
+            .filter(|&j| !done[j] && keyed[j].0 == keyed[k].0)
+            .collect();
+        let columns: Vec<Vec<f64>> = group.iter().map(|&j| keyed[j].1.clone()).collect();
+        let ivs = gapscope_stats::paired::bootstrap_means(&columns, draws, seed);
+        for (&j, iv) in group.iter().zip(ivs) {
+            done[j] = true;
+            out[j].ci95 = iv.and_then(|iv| iv.bounds());
+        }
+    }
+    out
+}
+
+/// One quantity over a cell's episodes: (instance id, value) per episode.
+pub type PerIdInput<'a> = Vec<(&'a str, Option<f64>)>;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TerminationCounts {
@@ -279,6 +421,14 @@ pub struct RestartRate {
     pub events: usize,
     pub restarts: usize,
     pub rate: Option<f64>,
+    /// Addendum §0: Σ restarts / Σ events over resampled ids (their events
+    /// travel with them); draws without an event are skipped.
+    #[serde(default)]
+    pub ci95: Option<[f64; 2]>,
+    /// Addendum §8: fewer events than the threshold (default 20): shown as
+    /// "too few events (n)"; the value is kept.
+    #[serde(default)]
+    pub too_few_events: bool,
 }
 
 /// The trace-metric row of one condition at one cap.
@@ -286,6 +436,9 @@ pub struct RestartRate {
 pub struct TraceRow {
     pub cap: u32,
     pub condition: Condition,
+    /// Addendum §1: the intervention of the row's condition (`P->S+carry`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intervention: Option<String>,
     pub episodes: usize,
     pub steps: MeanOf,
     pub attempted: MeanOf,
@@ -296,12 +449,75 @@ pub struct TraceRow {
     pub inspect_calls: MeanOf,
     pub distinct_items: MeanOf,
     pub replay_fraction: MeanOf,
+    /// Addendum §1: NameError turns on carried turns, per episode.
+    #[serde(default = "MeanOf::empty")]
+    pub name_error_carried: MeanOf,
     pub termination: TerminationCounts,
     pub restart: RestartRate,
+    /// Addendum §1: carried turns, and `carried_in` marks on carried and on
+    /// other turns (flagged when on other turns).
+    #[serde(default)]
+    pub carried_turns: usize,
+    #[serde(default)]
+    pub carried_in_carried: usize,
+    #[serde(default)]
+    pub carried_in_other: usize,
+    /// Addendum §8: episodes with a `generator_warning`.
+    #[serde(default)]
+    pub generator_warnings: usize,
 }
 
-pub fn trace_row(cap: u32, condition: Condition, rows: &[(&Episode, &EpisodeMetrics)]) -> TraceRow {
-    let m = |f: &dyn Fn(&EpisodeMetrics) -> Option<f64>| MeanOf::of(rows.iter().map(|(_, x)| f(x)));
+impl MeanOf {
+    /// No episode.
+    pub fn empty() -> Self {
+        MeanOf {
+            mean: None,
+            n: 0,
+            undefined: 0,
+            ids: 0,
+            ci95: None,
+        }
+    }
+}
+
+/// How a trace row is computed: bootstrap draws and seed, and the event
+/// threshold of the restart rate.
+#[derive(Clone, Copy, Debug)]
+pub struct RowSettings {
+    pub draws: usize,
+    pub seed: u64,
+    pub min_events: usize,
+}
+
+pub fn trace_row(
+    cap: u32,
+    arm: &crate::log::Arm,
+    rows: &[(&Episode, &EpisodeMetrics)],
+    how: RowSettings,
+) -> TraceRow {
+    type Get = fn(&EpisodeMetrics) -> Option<f64>;
+    let getters: [Get; 10] = [
+        |x| Some(x.steps as f64),
+        |x| Some(x.attempted as f64),
+        |x| x.listing_calls.map(|v| v as f64),
+        |x| x.tokens.map(|v| v as f64),
+        |x| x.cap_hit_share,
+        |x| Some(x.name_error_turns as f64),
+        |x| x.inspect_calls.map(|v| v as f64),
+        |x| x.distinct_items.map(|v| v as f64),
+        |x| x.replay_fraction,
+        |x| Some(x.name_error_carried as f64),
+    ];
+    let inputs: Vec<PerIdInput> = getters
+        .iter()
+        .map(|g| {
+            rows.iter()
+                .map(|(e, x)| (e.instance_id.as_str(), g(x)))
+                .collect()
+        })
+        .collect();
+    let mut m = means_of(&inputs, how.draws, how.seed).into_iter();
+    let mut next = || m.next().unwrap_or_else(MeanOf::empty);
     let mut termination = TerminationCounts::default();
     for (e, _) in rows {
         match e.termination {
@@ -313,25 +529,58 @@ pub fn trace_row(cap: u32, condition: Condition, rows: &[(&Episode, &EpisodeMetr
     let events: usize = rows.iter().map(|(_, x)| x.restart_events).sum();
     let restarts: usize = rows.iter().map(|(_, x)| x.restarts).sum();
     let has_listing = rows.iter().any(|(_, x)| x.listing_calls.is_some());
+    let rate = (has_listing && events > 0).then(|| restarts as f64 / events as f64);
+    let ci95 = if rate.is_some() {
+        // Per id: (restarts, events), ids sorted as text.
+        let mut per: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+        for (e, x) in rows {
+            let s = per.entry(e.instance_id.as_str()).or_default();
+            s.0 += x.restarts;
+            s.1 += x.restart_events;
+        }
+        let units: Vec<(usize, usize)> = per.into_values().collect();
+        gapscope_stats::paired::bootstrap_statistic(units.len(), how.draws, how.seed, |picks| {
+            let (mut r, mut ev) = (0usize, 0usize);
+            for &i in picks {
+                r += units[i as usize].0;
+                ev += units[i as usize].1;
+            }
+            (ev > 0).then(|| r as f64 / ev as f64)
+        })
+        .and_then(|iv| iv.bounds())
+    } else {
+        None
+    };
     TraceRow {
         cap,
-        condition,
+        condition: arm.base,
+        intervention: arm.intervention.clone(),
         episodes: rows.len(),
-        steps: m(&|x| Some(x.steps as f64)),
-        attempted: m(&|x| Some(x.attempted as f64)),
-        listing_calls: m(&|x| x.listing_calls.map(|v| v as f64)),
-        tokens: m(&|x| x.tokens.map(|v| v as f64)),
-        cap_hit_share: m(&|x| x.cap_hit_share),
-        name_error_turns: m(&|x| Some(x.name_error_turns as f64)),
-        inspect_calls: m(&|x| x.inspect_calls.map(|v| v as f64)),
-        distinct_items: m(&|x| x.distinct_items.map(|v| v as f64)),
-        replay_fraction: m(&|x| x.replay_fraction),
+        steps: next(),
+        attempted: next(),
+        listing_calls: next(),
+        tokens: next(),
+        cap_hit_share: next(),
+        name_error_turns: next(),
+        inspect_calls: next(),
+        distinct_items: next(),
+        replay_fraction: next(),
+        name_error_carried: next(),
         termination,
         restart: RestartRate {
             events,
             restarts,
-            rate: (has_listing && events > 0).then(|| restarts as f64 / events as f64),
+            rate,
+            ci95,
+            too_few_events: rate.is_some() && events < how.min_events,
         },
+        carried_turns: rows.iter().map(|(_, x)| x.carried_turns).sum(),
+        carried_in_carried: rows.iter().map(|(_, x)| x.carried_in_carried).sum(),
+        carried_in_other: rows.iter().map(|(_, x)| x.carried_in_other).sum(),
+        generator_warnings: rows
+            .iter()
+            .filter(|(e, _)| e.generator_warning.is_some())
+            .count(),
     }
 }
 
@@ -340,6 +589,9 @@ pub fn trace_row(cap: u32, condition: Condition, rows: &[(&Episode, &EpisodeMetr
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Exposure {
     pub condition: Condition,
+    /// Addendum §1: the intervention of the row's condition.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intervention: Option<String>,
     pub slack_cap: u32,
     /// Executed action blocks (logged turns) at the slack cap.
     pub blocks: usize,
@@ -353,14 +605,23 @@ pub struct ExposureAt {
     pub share: Option<f64>,
 }
 
-pub fn exposure(condition: Condition, slack: u32, caps: &[u32], episodes: &[&Episode]) -> Exposure {
+/// Exposure of one condition at the slack cap for every cap in `caps`
+/// (addendum §9: exact from logs for c ≤ c_slack; caps above it are left
+/// out, undefined).
+pub fn exposure(
+    arm: &crate::log::Arm,
+    slack: u32,
+    caps: &[u32],
+    episodes: &[&Episode],
+) -> Exposure {
     let lengths: Vec<usize> = episodes
         .iter()
         .filter(|e| e.cap == slack)
         .flat_map(|e| e.turns.iter().filter(|t| t.logged).map(|t| t.calls.len()))
         .collect();
     Exposure {
-        condition,
+        condition: arm.base,
+        intervention: arm.intervention.clone(),
         slack_cap: slack,
         blocks: lengths.len(),
         by_cap: caps

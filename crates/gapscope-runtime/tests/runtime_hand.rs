@@ -276,9 +276,10 @@ fn trace_quantities_by_hand() {
     close(row.inspect_calls.mean, 2.0);
     // Distinct: {x, y} = 2; 0; 0 -> 2/3.
     close(row.distinct_items.mean, 2.0 / 3.0);
-    // Replay: successful inspects x, x (cached), y -> 1/3; b, c have none:
+    // Replay (addendum §0 replaces the denominator): cached re-inspections
+    // over all 6 recorded inspect calls, x (cached) -> 1/6; b, c have none:
     // undefined, left out and counted.
-    close(row.replay_fraction.mean, 1.0 / 3.0);
+    close(row.replay_fraction.mean, 1.0 / 6.0);
     assert_eq!(
         (row.replay_fraction.n, row.replay_fraction.undefined),
         (1, 2)

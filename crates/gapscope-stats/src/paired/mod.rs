@@ -133,8 +133,8 @@ pub use many::{
 };
 pub use run::{summarize_run, PassK, RunSummary};
 pub use two::{
-    bootstrap_mean, bootstrap_statistic, cluster_bootstrap_mean, compare_pair, PairComparison,
-    Permutation, PermutationMethod, SignTest, TaskDiff,
+    bootstrap_mean, bootstrap_means, bootstrap_statistic, cluster_bootstrap_mean, compare_pair,
+    PairComparison, Permutation, PermutationMethod, SignTest, TaskDiff,
 };
 
 use crate::bootstrap::MAX_DRAWS;

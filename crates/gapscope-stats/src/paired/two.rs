@@ -375,6 +375,38 @@ pub fn bootstrap_statistic(
     boot.finish(n == 1)
 }
 
+/// The bootstrap means of several value columns over the same `n` units
+/// in one pass: `columns[k][i]` is unit i's value of statistic k (every
+/// column has `n` values). Each interval equals [`bootstrap_mean`] of its
+/// column bit for bit (the same indices, summed in draw order, over n); the
+/// indices are drawn once for all columns.
+///
+/// ```
+/// use gapscope_stats::paired::{bootstrap_mean, bootstrap_means};
+/// let (a, b) = (vec![1.0, 2.0, 4.0], vec![0.5, -1.0, 3.0]);
+/// let both = bootstrap_means(&[a.clone(), b.clone()], 300, 9);
+/// assert_eq!(both, vec![bootstrap_mean(&a, 300, 9), bootstrap_mean(&b, 300, 9)]);
+/// ```
+pub fn bootstrap_means(columns: &[Vec<f64>], draws: usize, seed: u64) -> Vec<Option<BootInterval>> {
+    let n = columns.first().map_or(0, Vec::len);
+    if columns.iter().any(|c| c.len() != n) {
+        return columns
+            .iter()
+            .map(|c| bootstrap_mean(c, draws, seed))
+            .collect();
+    }
+    let mut boots: Vec<Collector> = columns
+        .iter()
+        .map(|_| Collector::with_capacity(draws))
+        .collect();
+    super::draws::for_each_draw(n, draws, seed, |picks| {
+        for (c, boot) in columns.iter().zip(boots.iter_mut()) {
+            boot.push(Some(draw_delta(c, picks)));
+        }
+    });
+    boots.into_iter().map(|b| b.finish(n == 1)).collect()
+}
+
 /// Everything of [`compare_pair`] but the bootstrap (`None`), and the d_t
 /// the bootstrap resamples ([`draw_delta`]): [`super::compare_runs`] draws
 /// the bootstraps of all pairs on n common tasks in one pass.
