@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use gapscope_runtime::metrics::{Contrast, Estimate, MeanOf};
+use gapscope_runtime::metrics::{Contrast, Estimate, ListingCount, MeanOf};
 use gapscope_runtime::{FamilyTools, RuntimeReport, RuntimeSettings, ScoreSource, SliceDim};
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -21,6 +21,16 @@ pub enum PoolArg {
     BaseModel,
     Seed,
     Rollout,
+    Batch,
+    Horizon,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ListingCountArg {
+    /// Recorded calls of the listing tool.
+    Calls,
+    /// Occurrences of `NAME(` in the logged code (a loop counts once).
+    Code,
 }
 
 #[derive(Args)]
@@ -62,6 +72,22 @@ pub struct AnalyzeArgs {
     /// Leave the episodes and their turns out of the JSON report.
     #[arg(long)]
     no_episodes: bool,
+    /// How listing calls are counted (addendum §9).
+    #[arg(long, value_enum, default_value = "calls")]
+    listing_count: ListingCountArg,
+    /// Further caps (≤ the slack cap) whose exposure E_c is reported, e.g. 25.
+    #[arg(long, value_delimiter = ',')]
+    exposure_caps: Vec<u32>,
+    /// A further contrast A,B of conditions (Q_A − Q_B per cap, paired), e.g.
+    /// `P->S+carry,S->S`; repeatable. Each X->Y+k is always contrasted with X->Y.
+    #[arg(long)]
+    contrast: Vec<String>,
+    /// Leave out episodes with a generator_warning (default: kept, counted).
+    #[arg(long)]
+    exclude_warned: bool,
+    /// A restart rate over fewer events prints "too few events (n)".
+    #[arg(long, default_value_t = gapscope_runtime::MIN_EVENTS)]
+    min_events: usize,
 }
 
 fn tools_arg(
@@ -114,7 +140,21 @@ pub fn run(args: AnalyzeArgs) -> Result<String, String> {
         inspect_tools,
         tolerance,
         no_episodes,
+        listing_count,
+        exposure_caps,
+        contrast,
+        exclude_warned,
+        min_events,
     } = args;
+    let contrasts = contrast
+        .iter()
+        .map(|c| match c.split_once(',') {
+            Some((a, b)) if !a.trim().is_empty() && !b.trim().is_empty() => {
+                Ok([a.trim().to_string(), b.trim().to_string()])
+            }
+            _ => Err(format!("--contrast: expected A,B (e.g. P->S+carry,S->S), got `{c}`")),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let mut settings = RuntimeSettings {
         bootstrap,
         seed,
@@ -131,8 +171,18 @@ pub fn run(args: AnalyzeArgs) -> Result<String, String> {
                 PoolArg::BaseModel => SliceDim::BaseModel,
                 PoolArg::Seed => SliceDim::Seed,
                 PoolArg::Rollout => SliceDim::Rollout,
+                PoolArg::Batch => SliceDim::Batch,
+                PoolArg::Horizon => SliceDim::Horizon,
             })
             .collect(),
+        listing_count: match listing_count {
+            ListingCountArg::Calls => ListingCount::Calls,
+            ListingCountArg::Code => ListingCount::Code,
+        },
+        exposure_caps,
+        contrasts,
+        exclude_warned,
+        min_events,
         cap_message,
         tolerance,
         include_episodes: !no_episodes,
@@ -205,6 +255,14 @@ fn mean(m: &MeanOf, prec: usize) -> String {
         format!("{v} ({} undef.)", m.undefined)
     } else {
         v
+    }
+}
+
+/// `P->S` or `P->S+carry`.
+pub(super) fn arm_label(c: gapscope_runtime::Condition, intervention: Option<&str>) -> String {
+    match intervention {
+        None => c.label().to_string(),
+        Some(k) => format!("{}+{k}", c.label()),
     }
 }
 
@@ -283,6 +341,9 @@ fn slice_text(s: &mut String, sl: &gapscope_runtime::SliceReport) {
     );
     for t in &sl.trace {
         let restart = match t.restart.rate {
+            Some(_) if t.restart.too_few_events => {
+                format!("too few events ({})", t.restart.events)
+            }
             Some(v) => format!("{v:.2} ({})", t.restart.events),
             None => format!("— ({})", t.restart.events),
         };
@@ -290,7 +351,7 @@ fn slice_text(s: &mut String, sl: &gapscope_runtime::SliceReport) {
             s,
             "{:>5} {:<5} {:>3} {:>6} {:>6} {:>8} {:>9} {:>8} {:>8} {:>9} {:>13} {:>8} {:>7}",
             t.cap,
-            t.condition.label(),
+            arm_label(t.condition, t.intervention.as_deref()),
             t.episodes,
             mean(&t.steps, 1),
             mean(&t.attempted, 1),
@@ -326,7 +387,7 @@ fn slice_text(s: &mut String, sl: &gapscope_runtime::SliceReport) {
         let _ = writeln!(
             s,
             "exposure {} (blocks at cap {}): {}",
-            x.condition.label(),
+            arm_label(x.condition, x.intervention.as_deref()),
             x.slack_cap,
             parts.join(", ")
         );
