@@ -12,7 +12,13 @@
 //!   anti-collapse).
 //! - [`metrics`]: Q, gaps, interaction, cap moderation with paired bootstrap;
 //!   trace-derived quantities; exposure.
+//! - [`accounting`]: turn accounting, overflow and flags per episode; Table 20.
+//! - [`across`]: M(c) and the across analysis over columns (Tables 12, 21).
+//! - [`horizon`]: the horizon sweep (Table 19).
 
+pub mod accounting;
+pub mod across;
+pub mod horizon;
 pub mod knapsack;
 pub mod log;
 pub mod metrics;
