@@ -12,7 +12,11 @@
 //!   anti-collapse).
 //! - [`metrics`]: Q, gaps, interaction, cap moderation with paired bootstrap;
 //!   trace-derived quantities; exposure.
+//! - [`difflib`]: Python's `SequenceMatcher.ratio()` (autojunk included).
+//! - [`filter`]: the SFT trace validity filter (addendum §7, Table 8).
 
+pub mod difflib;
+pub mod filter;
 pub mod knapsack;
 pub mod log;
 pub mod metrics;
