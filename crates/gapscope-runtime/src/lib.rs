@@ -15,9 +15,13 @@
 //! - [`accounting`]: turn accounting, overflow and flags per episode; Table 20.
 //! - [`across`]: M(c) and the across analysis over columns (Tables 12, 21).
 //! - [`horizon`]: the horizon sweep (Table 19).
+//! - [`difflib`]: Python's `SequenceMatcher.ratio()` (autojunk included).
+//! - [`filter`]: the SFT trace validity filter (addendum §7, Table 8).
 
 pub mod accounting;
 pub mod across;
+pub mod difflib;
+pub mod filter;
 pub mod horizon;
 pub mod knapsack;
 pub mod log;
