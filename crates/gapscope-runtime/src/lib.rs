@@ -12,9 +12,16 @@
 //!   anti-collapse).
 //! - [`metrics`]: Q, gaps, interaction, cap moderation with paired bootstrap;
 //!   trace-derived quantities; exposure.
+//! - [`mechanism`]: coverage, decision, optimal-set recall and blind takes
+//!   (addendum §4).
+//! - [`gain`]: distinct items gained against inspect calls (addendum §5).
+//! - [`cost`]: the token cost ratio and the input share (addendum §6).
 
+pub mod cost;
+pub mod gain;
 pub mod knapsack;
 pub mod log;
+pub mod mechanism;
 pub mod metrics;
 pub mod read;
 
