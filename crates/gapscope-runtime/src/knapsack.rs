@@ -170,27 +170,38 @@ pub fn optimum(inst: &Instance) -> Result<Optimum, KnapsackError> {
     solve(&items, inst.capacity)
 }
 
-/// The anti-collapse rule: the optimal set has at least 3 items and no single
-/// takeable item's value exceeds 40% of the optimal total value.
+/// The anti-collapse rule (addendum §9): the optimal set has at least 3
+/// items and no single *takeable* item's value (allowed class, weight ≤
+/// capacity: others can never collapse the task) exceeds 40% of the optimal
+/// total value. The base spec's literal reading, over all items, is reported
+/// beside it ([`AntiCollapse::largest_share_all_items`]) and decides nothing.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AntiCollapse {
     /// Items in a smallest optimal set.
     pub optimal_items: usize,
     /// The largest takeable item value over the optimum (`None` if the optimum is 0).
     pub max_item_share: Option<f64>,
+    /// The rule holds (on takeable items).
     pub holds: bool,
+    /// The largest value over *all* items (any class, any weight) over the
+    /// optimum (`None` if the optimum is 0): reported, not checked. Absent
+    /// in reports written before it (read as `None`).
+    #[serde(default)]
+    pub largest_share_all_items: Option<f64>,
 }
 
 pub const MIN_OPTIMAL_ITEMS: usize = 3;
 pub const MAX_ITEM_SHARE: f64 = 0.4;
 
+/// Check the anti-collapse rule of `inst` against its optimum `opt`.
 pub fn anti_collapse(inst: &Instance, opt: &Optimum) -> AntiCollapse {
-    let max_value = inst.takeable().map(|it| it.value).fold(0.0, f64::max);
-    let share = (opt.value > 0.0).then(|| max_value / opt.value);
+    let share_of = |max_value: f64| (opt.value > 0.0).then(|| max_value / opt.value);
+    let share = share_of(inst.takeable().map(|it| it.value).fold(0.0, f64::max));
     AntiCollapse {
         optimal_items: opt.items.len(),
         max_item_share: share,
         holds: opt.items.len() >= MIN_OPTIMAL_ITEMS && share.is_some_and(|s| s <= MAX_ITEM_SHARE),
+        largest_share_all_items: share_of(inst.items.iter().map(|it| it.value).fold(0.0, f64::max)),
     }
 }
 
@@ -578,6 +589,42 @@ mod tests {
         };
         let opt = optimum(&inst).unwrap();
         assert_eq!((opt.value, opt.weight, opt.items.len()), (0.0, 0, 0));
+    }
+
+    #[test]
+    fn anti_collapse_checks_takeable_items_and_reports_all_items() {
+        // INSTANCE: OPT = 9 (a + b). Takeable: a (4), b (5): 5/9 > 40%, and
+        // 2 optimal items < 3, so the rule fails; over all items the largest
+        // is c (9, disallowed): 9/9.
+        let inst: Instance = serde_json::from_str(INSTANCE).unwrap();
+        let opt = optimum(&inst).unwrap();
+        let ac = anti_collapse(&inst, &opt);
+        assert_eq!(ac.max_item_share, Some(5.0 / 9.0));
+        assert_eq!(ac.largest_share_all_items, Some(1.0));
+        assert!(!ac.holds);
+        // A heavy item (weight > capacity) of an allowed class is not takeable
+        // either: it enters only the all-items share.
+        let mut wide = inst.clone();
+        wide.items = (0..4)
+            .map(|k| Item {
+                id: format!("s{k}"),
+                weight: 1,
+                value: 1.0,
+                class: "A".into(),
+            })
+            .chain([Item {
+                id: "heavy".into(),
+                weight: 6,
+                value: 20.0,
+                class: "A".into(),
+            }])
+            .collect();
+        let opt = optimum(&wide).unwrap();
+        let ac = anti_collapse(&wide, &opt);
+        assert_eq!((opt.value, ac.optimal_items), (4.0, 4));
+        assert_eq!(ac.max_item_share, Some(0.25));
+        assert_eq!(ac.largest_share_all_items, Some(5.0));
+        assert!(ac.holds);
     }
 
     #[test]

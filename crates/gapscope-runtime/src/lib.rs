@@ -17,14 +17,21 @@
 //! - [`horizon`]: the horizon sweep (Table 19).
 //! - [`difflib`]: Python's `SequenceMatcher.ratio()` (autojunk included).
 //! - [`filter`]: the SFT trace validity filter (addendum §7, Table 8).
+//! - [`mechanism`]: coverage, decision, optimal-set recall and blind takes
+//!   (addendum §4).
+//! - [`gain`]: distinct items gained against inspect calls (addendum §5).
+//! - [`cost`]: the token cost ratio and the input share (addendum §6).
 
 pub mod accounting;
 pub mod across;
+pub mod cost;
 pub mod difflib;
 pub mod filter;
+pub mod gain;
 pub mod horizon;
 pub mod knapsack;
 pub mod log;
+pub mod mechanism;
 pub mod metrics;
 pub mod read;
 pub mod slice;
