@@ -284,7 +284,7 @@ mod tests {
     fn tokens_follow_the_metrics_rule() {
         for (tin, tout) in [("3", "4"), ("3", "null"), ("null", "4")] {
             let e = &read(&[episode("e", "i", tin, tout)])[0];
-            let (m, _) = episode_metrics(e, None, "cap");
+            let (m, _) = episode_metrics(e, None, "cap", crate::metrics::ListingCount::Calls);
             assert_eq!(episode_tokens(e), m.tokens);
         }
     }

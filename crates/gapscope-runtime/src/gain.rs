@@ -442,7 +442,7 @@ mod tests {
         };
         for e in &eps {
             let g = episode_gain(e, &tools());
-            let (m, _) = episode_metrics(e, Some(&fam), "cap");
+            let (m, _) = episode_metrics(e, Some(&fam), "cap", crate::metrics::ListingCount::Calls);
             assert_eq!(
                 Some(g.baseline + g.gain()),
                 m.distinct_items,
@@ -456,7 +456,7 @@ mod tests {
         let c = &rep.conditions[0];
         let mut by_id: BTreeMap<String, Vec<f64>> = BTreeMap::new();
         for e in &eps {
-            let (m, _) = episode_metrics(e, Some(&fam), "cap");
+            let (m, _) = episode_metrics(e, Some(&fam), "cap", crate::metrics::ListingCount::Calls);
             by_id
                 .entry(e.instance_id.clone())
                 .or_default()

@@ -152,7 +152,9 @@ pub fn run(args: AnalyzeArgs) -> Result<String, String> {
             Some((a, b)) if !a.trim().is_empty() && !b.trim().is_empty() => {
                 Ok([a.trim().to_string(), b.trim().to_string()])
             }
-            _ => Err(format!("--contrast: expected A,B (e.g. P->S+carry,S->S), got `{c}`")),
+            _ => Err(format!(
+                "--contrast: expected A,B (e.g. P->S+carry,S->S), got `{c}`"
+            )),
         })
         .collect::<Result<Vec<_>, _>>()?;
     let mut settings = RuntimeSettings {
