@@ -21,6 +21,8 @@
 //!   (addendum §4).
 //! - [`gain`]: distinct items gained against inspect calls (addendum §5).
 //! - [`cost`]: the token cost ratio and the input share (addendum §6).
+//! - [`slice`] builds one slice's report, [`sections`] its addendum
+//!   sections and the report's across analyses and horizon sweeps.
 
 pub mod accounting;
 pub mod across;
@@ -34,6 +36,7 @@ pub mod log;
 pub mod mechanism;
 pub mod metrics;
 pub mod read;
+pub mod sections;
 pub mod slice;
 
 use std::collections::BTreeMap;
@@ -122,6 +125,41 @@ pub struct RuntimeSettings {
     /// Addendum §8: a restart rate over fewer events is "too few events".
     #[serde(default = "default_min_events")]
     pub min_events: usize,
+    /// Addendum §3: the across analysis' fields (default: `seed`); columns
+    /// are slices of one family differing only in these fields.
+    #[serde(default = "default_across")]
+    pub across: Vec<SliceDim>,
+    /// Addendum §3: a pre-specified id set intersected with the common ids.
+    #[serde(default)]
+    pub common_ids: Option<Vec<String>>,
+    /// Addendum §3: each column on its own shared ids (stratified pool).
+    #[serde(default)]
+    pub own_ids: bool,
+    /// Addendum §2: the horizon sweep's cap (default: the smallest in every
+    /// horizon).
+    #[serde(default)]
+    pub sweep_cap: Option<u32>,
+    /// Addendum §5: the gain curve's cap (default: c_tight) and conditions
+    /// (default: P->P, P->S; the first is the reference).
+    #[serde(default)]
+    pub gain_cap: Option<u32>,
+    #[serde(default = "default_gain_conditions")]
+    pub gain_conditions: Vec<String>,
+    /// Addendum §6: the token cost ratio's conditions A/B (default P->S/P->P).
+    #[serde(default = "default_cost")]
+    pub cost: [String; 2],
+}
+
+fn default_across() -> Vec<SliceDim> {
+    vec![SliceDim::Seed]
+}
+
+fn default_gain_conditions() -> Vec<String> {
+    vec!["P->P".into(), "P->S".into()]
+}
+
+fn default_cost() -> [String; 2] {
+    ["P->S".into(), "P->P".into()]
 }
 
 /// Addendum §8's threshold of events for a restart rate.
@@ -158,6 +196,13 @@ impl Default for RuntimeSettings {
             contrasts: Vec::new(),
             exclude_warned: false,
             min_events: MIN_EVENTS,
+            across: default_across(),
+            common_ids: None,
+            own_ids: false,
+            sweep_cap: None,
+            gain_cap: None,
+            gain_conditions: default_gain_conditions(),
+            cost: default_cost(),
         }
     }
 }
@@ -304,6 +349,15 @@ pub struct SliceReport {
     /// Addendum §1: Δ(A, B; c) = Q_A(c) − Q_B(c) on shared ids, paired:
     /// each `X->Y+k` vs `X->Y` and vs the other `X->Y+k'`, and the asked ones.
     pub contrasts: Vec<ArmContrast>,
+    /// Addendum §2: Table 20 per condition and cap (accounting, flags).
+    pub accounting: Vec<accounting::Table20Row>,
+    /// Addendum §4: coverage, decision, recall per condition and cap
+    /// (Opaque Knapsack episodes with an instance and an inspect tool).
+    pub mechanism: Vec<sections::MechanismRow>,
+    /// Addendum §6: the token cost ratio per cap.
+    pub cost: Vec<cost::TokenRatio>,
+    /// Addendum §5: distinct items gained against inspect calls.
+    pub gain: Option<sections::GainSection>,
     pub warnings: Vec<String>,
 }
 
@@ -337,6 +391,10 @@ pub struct RuntimeReport {
     pub episodes_read: usize,
     pub skipped: Vec<gapscope_data::trajectory::LineError>,
     pub slices: Vec<SliceReport>,
+    /// Addendum §3: the across analyses (Tables 12, 21).
+    pub across: Vec<sections::AcrossSection>,
+    /// Addendum §2: the horizon sweeps (Table 19).
+    pub horizon_sweeps: Vec<sections::HorizonSection>,
     pub verification: knapsack::VerificationReport,
     pub episodes: Vec<EpisodeTrace>,
     pub warnings: Vec<String>,
@@ -467,19 +525,19 @@ pub fn analyze_log(
     }
     let mut slice_of = vec![0; log.episodes.len()];
     let mut slices = Vec::new();
+    let mut slice_cells = Vec::new();
     for (s, (key, idx)) in groups.into_iter().enumerate() {
         for &k in &idx {
             slice_of[k] = s;
         }
-        slices.push(slice::slice_report(
-            key,
-            &idx,
-            &log.episodes,
-            &verified,
-            &per_episode,
-            settings,
-        ));
+        let (report, cells) =
+            slice::slice_report(key, &idx, &log.episodes, &verified, &per_episode, settings);
+        slices.push(report);
+        slice_cells.push(cells);
     }
+    let across = sections::across_sections(&slice_cells, settings);
+    let horizon_sweeps = sections::horizon_sections(&slice_cells, settings);
+    drop(slice_cells);
     for (k, [a, b]) in settings.contrasts.iter().enumerate() {
         for label in [a, b] {
             if !slices.iter().any(|s| s.conditions.contains(label)) {
@@ -556,6 +614,8 @@ pub fn analyze_log(
         episodes_read: n,
         skipped: log.skipped,
         slices,
+        across,
+        horizon_sweeps,
         verification,
         episodes,
         warnings,

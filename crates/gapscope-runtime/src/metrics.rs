@@ -465,6 +465,10 @@ pub struct TraceRow {
     /// Addendum §8: episodes with a `generator_warning`.
     #[serde(default)]
     pub generator_warnings: usize,
+    /// Addendum §6: Σ tokens_in / Σ (in + out) over the episodes with
+    /// tokens (no interval).
+    #[serde(default)]
+    pub input_share: Option<f64>,
 }
 
 impl MeanOf {
@@ -581,6 +585,7 @@ pub fn trace_row(
             .iter()
             .filter(|(e, _)| e.generator_warning.is_some())
             .count(),
+        input_share: None,
     }
 }
 

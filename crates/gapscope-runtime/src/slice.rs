@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use crate::log::{Arm, Condition, Episode};
 use crate::metrics::{self, Cell, EpisodeMetrics, TurnMark};
+use crate::sections::{self, SliceCells};
 use crate::{
     CapComparison, CapTable, ConditionCell, RuntimeSettings, ScoreSource, SliceKey, SliceReport,
     SweepPoint, SweepSeries,
@@ -22,7 +23,7 @@ pub(crate) fn slice_report(
     verified: &[Option<f64>],
     per_episode: &[(EpisodeMetrics, Vec<TurnMark>)],
     settings: &RuntimeSettings,
-) -> SliceReport {
+) -> (SliceReport, SliceCells) {
     let mut warnings = Vec::new();
     let mut caps: Vec<u32> = idx.iter().map(|&k| episodes[k].cap).collect();
     caps.sort_unstable();
@@ -246,7 +247,10 @@ pub(crate) fn slice_report(
                 .map(|&k| (&episodes[k], &per_episode[k].0))
                 .collect();
             if !rows.is_empty() {
-                trace.push(metrics::trace_row(cap, a, &rows, how));
+                let mut row = metrics::trace_row(cap, a, &rows, how);
+                let eps: Vec<&Episode> = rows.iter().map(|(e, _)| *e).collect();
+                row.input_share = crate::cost::cell_tokens(&eps).input_share;
+                trace.push(row);
             }
         }
     }
@@ -282,7 +286,19 @@ pub(crate) fn slice_report(
             .collect(),
         None => Vec::new(),
     };
-    SliceReport {
+    let mut by_cell: BTreeMap<(Arm, u32), Vec<&Episode>> = BTreeMap::new();
+    for &k in idx {
+        let e = &episodes[k];
+        by_cell.entry((e.arm(), e.cap)).or_default().push(e);
+    }
+    let extra = sections::slice_sections(&key, &by_cell, &caps, tight, settings, &mut warnings);
+    let slice_cells = SliceCells {
+        key: key.clone(),
+        cells,
+        overflow: extra.overflow,
+        horizon: idx.first().and_then(|&k| episodes[k].horizon()),
+    };
+    let report = SliceReport {
         name: key.name(),
         key,
         episodes: idx.len(),
@@ -295,6 +311,11 @@ pub(crate) fn slice_report(
         exposure,
         conditions: labels,
         contrasts,
+        accounting: extra.accounting,
+        mechanism: extra.mechanism,
+        cost: extra.cost,
+        gain: extra.gain,
         warnings,
-    }
+    };
+    (report, slice_cells)
 }
