@@ -348,15 +348,20 @@ pub struct SliceReport {
     pub conditions: Vec<String>,
     /// Addendum §1: Δ(A, B; c) = Q_A(c) − Q_B(c) on shared ids, paired:
     /// each `X->Y+k` vs `X->Y` and vs the other `X->Y+k'`, and the asked ones.
+    #[serde(skip_deserializing)]
     pub contrasts: Vec<ArmContrast>,
     /// Addendum §2: Table 20 per condition and cap (accounting, flags).
+    #[serde(skip_deserializing)]
     pub accounting: Vec<accounting::Table20Row>,
     /// Addendum §4: coverage, decision, recall per condition and cap
     /// (Opaque Knapsack episodes with an instance and an inspect tool).
+    #[serde(skip_deserializing)]
     pub mechanism: Vec<sections::MechanismRow>,
     /// Addendum §6: the token cost ratio per cap.
+    #[serde(skip_deserializing)]
     pub cost: Vec<cost::TokenRatio>,
     /// Addendum §5: distinct items gained against inspect calls.
+    #[serde(skip_deserializing)]
     pub gain: Option<sections::GainSection>,
     pub warnings: Vec<String>,
 }
@@ -382,7 +387,11 @@ pub struct EpisodeTrace {
     pub episode: Episode,
 }
 
-/// The report (the CLI's `--json` and the worker's answer).
+/// The report (the CLI's `--json` and the worker's answer). The addendum's
+/// sections (contrasts, accounting, mechanism, cost, gain, across, horizon
+/// sweeps) are written but not read back (`skip_deserializing`): the page
+/// gets their views as text from the worker, so it links none of their
+/// decoders.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RuntimeReport {
     pub summary: String,
@@ -392,8 +401,10 @@ pub struct RuntimeReport {
     pub skipped: Vec<gapscope_data::trajectory::LineError>,
     pub slices: Vec<SliceReport>,
     /// Addendum §3: the across analyses (Tables 12, 21).
+    #[serde(skip_deserializing)]
     pub across: Vec<sections::AcrossSection>,
     /// Addendum §2: the horizon sweeps (Table 19).
+    #[serde(skip_deserializing)]
     pub horizon_sweeps: Vec<sections::HorizonSection>,
     pub verification: knapsack::VerificationReport,
     pub episodes: Vec<EpisodeTrace>,
