@@ -220,6 +220,8 @@ pub enum RuntimeError {
     UnknownCondition(usize, String),
     #[error("no episode could be read ({skipped} line(s) skipped{first})")]
     NoEpisodes { skipped: usize, first: String },
+    #[error("{0}")]
+    Filter(#[from] filter::FilterError),
     /// The file is another part's ([`gapscope_data::kind::misplaced`]).
     #[error("{0}")]
     OtherPart(String),
@@ -430,6 +432,53 @@ pub fn analyze(
         }
     }
     analyze_log(log, settings)
+}
+
+/// The SFT validity filter over a log (addendum §7), as `gapscope runtime
+/// filter` and the page run it: R1 reads the logged score, or the
+/// verifier's (`score`; unverifiable traces then fail R1 with no score).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FilterRun {
+    pub score: ScoreSource,
+    pub episodes_read: usize,
+    pub skipped: Vec<gapscope_data::trajectory::LineError>,
+    pub report: filter::FilterReport,
+}
+
+/// Read a log and run the SFT validity filter on it.
+pub fn filter_log(
+    episodes_jsonl: &str,
+    settings: &filter::FilterSettings,
+    score: ScoreSource,
+    tolerance: f64,
+) -> Result<FilterRun, RuntimeError> {
+    let log = read_jsonl(episodes_jsonl);
+    if log.episodes.is_empty() {
+        if let Some(m) =
+            gapscope_data::kind::misplaced("", episodes_jsonl, gapscope_data::kind::Part::Runtime)
+        {
+            return Err(RuntimeError::OtherPart(m));
+        }
+        return Err(RuntimeError::NoEpisodes {
+            skipped: log.skipped.len(),
+            first: log
+                .skipped
+                .first()
+                .map(|e| format!("; first: {e}"))
+                .unwrap_or_default(),
+        });
+    }
+    let scores: Vec<Option<f64>> = match score {
+        ScoreSource::Logged => log.episodes.iter().map(|e| Some(e.score)).collect(),
+        ScoreSource::Verified => knapsack::verify(&log.episodes, &log.lines, tolerance).1,
+    };
+    let report = filter::filter(&log.episodes, &log.lines, &scores, settings)?;
+    Ok(FilterRun {
+        score,
+        episodes_read: log.episodes.len(),
+        skipped: log.skipped,
+        report,
+    })
 }
 
 fn validate(settings: &RuntimeSettings) -> Result<(), RuntimeError> {

@@ -3,6 +3,7 @@
 //! subcommand.
 
 mod analyze;
+mod filter;
 mod simulate;
 
 use clap::Subcommand;
@@ -13,6 +14,11 @@ pub enum RuntimeCommand {
     /// runtime gaps, interaction and cap moderation, trace quantities,
     /// exposure, and Opaque Knapsack verification.
     Analyze(analyze::AnalyzeArgs),
+    /// The SFT trace validity filter (Table 8) over teacher traces: per
+    /// teacher and runtime the traces failing each rule (R1 score, R2
+    /// finish, R3 loop, R4 errors), the valid ones and the dual-valid pair
+    /// yield, with every invalid trace's evidence.
+    Filter(filter::FilterArgs),
     /// Simulate the 2×2 factorial over caps with scripted policies (not
     /// language models) and print the episode log (JSONL).
     Simulate(simulate::SimulateArgs),
@@ -21,6 +27,7 @@ pub enum RuntimeCommand {
 pub fn run(command: RuntimeCommand) -> Result<String, String> {
     match command {
         RuntimeCommand::Analyze(args) => analyze::run(args),
+        RuntimeCommand::Filter(args) => filter::run(args),
         RuntimeCommand::Simulate(args) => simulate::run(args),
     }
 }
