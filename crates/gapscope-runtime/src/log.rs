@@ -208,7 +208,7 @@ impl Episode {
 
     /// The horizon (addendum §2), `None` when neither limit is logged.
     pub fn horizon(&self) -> Option<Horizon> {
-        (self.turn_limit.is_some() || self.wall_clock_limit_s.is_some()).then(|| Horizon {
+        (self.turn_limit.is_some() || self.wall_clock_limit_s.is_some()).then_some(Horizon {
             turn_limit: self.turn_limit,
             wall_clock_limit_s: self.wall_clock_limit_s,
         })

@@ -14,7 +14,8 @@ pub enum RuntimeCommand {
     /// exposure, and Opaque Knapsack verification.
     Analyze(analyze::AnalyzeArgs),
     /// Simulate the 2×2 factorial over caps with scripted policies (not
-    /// language models) and print the episode log (JSONL).
+    /// language models) and print the episode log (JSONL); `--preset
+    /// addendum` simulates the addendum's views instead.
     Simulate(simulate::SimulateArgs),
 }
 
