@@ -115,3 +115,61 @@ fn bad_input_is_refused_with_a_location() {
         format!("error: {p}: no episode could be read (1 line(s) skipped; first: line 1: column 17: missing field `task_family`)")
     );
 }
+
+/// With no preset flag the CLI writes today's default log, byte for byte (the
+/// committed log is also pinned by `gapscope-synth`'s tests).
+#[test]
+fn default_preset_writes_the_committed_log() {
+    let sim = gapscope(&["runtime", "simulate"]);
+    assert!(sim.status.success());
+    let committed = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../assets/runtime/episodes.jsonl"),
+    )
+    .unwrap();
+    assert!(sim.stdout == committed, "the default preset changed");
+    let explicit = gapscope(&["runtime", "simulate", "--preset", "default"]);
+    assert!(explicit.stdout == committed);
+}
+
+#[test]
+fn addendum_preset_reads_back_and_analyses() {
+    let sim = gapscope(&["runtime", "simulate", "--preset", "addendum"]);
+    assert!(
+        sim.status.success(),
+        "{}",
+        String::from_utf8_lossy(&sim.stderr)
+    );
+    let text = String::from_utf8(sim.stdout.clone()).unwrap();
+    let log = gapscope_runtime::read_jsonl(&text);
+    assert!(log.skipped.is_empty());
+    assert_eq!(log.episodes.len(), 500);
+    let dir = std::env::temp_dir().join(format!("gapscope-runtime-add-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("episodes.jsonl");
+    std::fs::write(&path, &sim.stdout).unwrap();
+    let out = gapscope(&[
+        "runtime",
+        "analyze",
+        "--episodes",
+        path.to_str().unwrap(),
+        "--bootstrap",
+        "200",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let smaller = gapscope(&[
+        "runtime",
+        "simulate",
+        "--preset",
+        "addendum",
+        "--instances",
+        "2",
+    ]);
+    assert!(smaller.status.success());
+    assert!(smaller.stdout.len() < sim.stdout.len());
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -10,9 +10,12 @@
 //!   scripted trajectories.
 //! - [`runtime_sim`]: the runtime-contracts teaching simulator (scripted
 //!   policies, not language models) writing episode logs.
+//! - [`runtime_sim_addendum`]: its `addendum` preset (carryover conditions,
+//!   horizons, seeds, control families, teacher traces).
 
 pub mod evidence_worked;
 pub mod experiments;
 pub mod profiles;
 pub mod runtime_sim;
+pub mod runtime_sim_addendum;
 pub mod trajectories;

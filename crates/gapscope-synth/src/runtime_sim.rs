@@ -42,7 +42,9 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use gapscope_runtime::knapsack::{self, Instance, Item};
-use gapscope_runtime::log::{Call, Condition, Episode, RecordNote, Runtime, Termination, Turn};
+use gapscope_runtime::log::{
+    Call, Condition, Episode, Failure, RecordNote, Runtime, Termination, Turn,
+};
 
 /// The label every simulated log carries (`base_model`).
 pub const LABEL: &str = "scripted policies, not language models";
@@ -189,7 +191,7 @@ impl SimParams {
     }
 }
 
-fn draw(rng: &mut ChaCha8Rng, lo: u64, hi: u64) -> u64 {
+pub(crate) fn draw(rng: &mut ChaCha8Rng, lo: u64, hi: u64) -> u64 {
     // hi ≤ 1,000,000 after validation: u32 draws keep native == wasm.
     lo + u64::from(rng.random_range(0..(hi - lo + 1) as u32))
 }
@@ -239,7 +241,7 @@ pub fn generate_instance(
 }
 
 /// Fisher–Yates with u32 draws.
-fn shuffle<T>(v: &mut [T], rng: &mut ChaCha8Rng) {
+pub(crate) fn shuffle<T>(v: &mut [T], rng: &mut ChaCha8Rng) {
     for i in (1..v.len()).rev() {
         let j = rng.random_range(0..=(i as u32)) as usize;
         v.swap(i, j);
@@ -247,30 +249,30 @@ fn shuffle<T>(v: &mut [T], rng: &mut ChaCha8Rng) {
 }
 
 /// The environment's task state (survives the turn boundary in both runtimes).
-struct Env<'a> {
-    inst: &'a Instance,
-    cache: IndexMap<String, Item>,
-    taken: Vec<String>,
-    weight: u64,
-    finished: bool,
+pub(crate) struct Env<'a> {
+    pub(crate) inst: &'a Instance,
+    pub(crate) cache: IndexMap<String, Item>,
+    pub(crate) taken: Vec<String>,
+    pub(crate) weight: u64,
+    pub(crate) finished: bool,
 }
 
 /// Why a block stopped early.
-enum Stop {
+pub(crate) enum Stop {
     Cap,
     Tool(String),
     Name(&'static str),
 }
 
 /// One executing action block.
-struct Block<'e, 'a> {
-    env: &'e mut Env<'a>,
-    cap: u32,
-    calls: Vec<Call>,
-    stdout: String,
+pub(crate) struct Block<'e, 'a> {
+    pub(crate) env: &'e mut Env<'a>,
+    pub(crate) cap: u32,
+    pub(crate) calls: Vec<Call>,
+    pub(crate) stdout: String,
 }
 
-const CAP_CALL_ERROR: &str = "Tool call limit exceeded";
+pub(crate) const CAP_CALL_ERROR: &str = "Tool call limit exceeded";
 
 impl Block<'_, '_> {
     fn record(
@@ -306,13 +308,13 @@ impl Block<'_, '_> {
         Stop::Tool(msg)
     }
 
-    fn list_items(&mut self) -> Result<Vec<String>, Stop> {
+    pub(crate) fn list_items(&mut self) -> Result<Vec<String>, Stop> {
         self.count("list_items", None)?;
         self.record("list_items", None, true, false, None);
         Ok(self.env.inst.items.iter().map(|i| i.id.clone()).collect())
     }
 
-    fn inspect(&mut self, id: &str) -> Result<Item, Stop> {
+    pub(crate) fn inspect(&mut self, id: &str) -> Result<Item, Stop> {
         self.count("inspect", Some(id))?;
         if let Some(it) = self.env.cache.get(id).cloned() {
             self.record("inspect", Some(id), true, true, None);
@@ -333,7 +335,7 @@ impl Block<'_, '_> {
         Ok(it)
     }
 
-    fn take_item(&mut self, id: &str) -> Result<(), Stop> {
+    pub(crate) fn take_item(&mut self, id: &str) -> Result<(), Stop> {
         self.count("take_item", Some(id))?;
         let inst = self.env.inst;
         let Some(it) = inst.item(id) else {
@@ -363,7 +365,7 @@ impl Block<'_, '_> {
         Ok(())
     }
 
-    fn finish(&mut self) -> Result<(), Stop> {
+    pub(crate) fn finish(&mut self) -> Result<(), Stop> {
         self.count("finish", None)?;
         self.record("finish", None, true, false, None);
         self.env.finished = true;
@@ -373,10 +375,10 @@ impl Block<'_, '_> {
 
 /// The policy's variables (cleared each turn under S).
 #[derive(Default)]
-struct Namespace {
-    ids: Option<Vec<String>>,
-    order: Option<Vec<String>>,
-    table: Option<IndexMap<String, Item>>,
+pub(crate) struct Namespace {
+    pub(crate) ids: Option<Vec<String>>,
+    pub(crate) order: Option<Vec<String>>,
+    pub(crate) table: Option<IndexMap<String, Item>>,
 }
 
 /// The P-trained policy's next block.
@@ -386,10 +388,12 @@ enum PBlock {
     Continue,
     Decide,
     Rebuild,
+    /// Carry, announced: continue the loop and decide in the same block.
+    ContinueDecide,
 }
 
 /// Exact DP over the record: the plan the policies execute.
-fn best_subset(inst: &Instance, table: &IndexMap<String, Item>) -> Vec<String> {
+pub(crate) fn best_subset(inst: &Instance, table: &IndexMap<String, Item>) -> Vec<String> {
     let items: Vec<&Item> = table
         .values()
         .filter(|it| inst.allowed_classes.contains(&it.class) && it.weight <= inst.capacity)
@@ -399,21 +403,21 @@ fn best_subset(inst: &Instance, table: &IndexMap<String, Item>) -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn py_list(ids: &[String]) -> String {
+pub(crate) fn py_list(ids: &[String]) -> String {
     let v: Vec<String> = ids.iter().map(|i| format!("{i:?}")).collect();
     format!("[{}]", v.join(", "))
 }
 
-struct Ctx<'a> {
-    inst: &'a Instance,
+pub(crate) struct Ctx<'a> {
+    pub(crate) inst: &'a Instance,
     /// The policy's sample of ids to inspect (fixed per episode: the code's
     /// `random.Random(seed).sample(ids, budget)` gives the same list each run).
-    sample: Vec<String>,
-    sample_seed: u32,
+    pub(crate) sample: Vec<String>,
+    pub(crate) sample_seed: u32,
 }
 
 impl Ctx<'_> {
-    fn allowed(&self) -> String {
+    pub(crate) fn allowed(&self) -> String {
         let v: Vec<String> = self
             .inst
             .allowed_classes
@@ -423,7 +427,7 @@ impl Ctx<'_> {
         format!("{{{}}}", v.join(", "))
     }
 
-    fn sample_line(&self) -> String {
+    pub(crate) fn sample_line(&self) -> String {
         format!(
             "order = random.Random({}).sample(ids, {})   # which items to inspect\n",
             self.sample_seed,
@@ -431,7 +435,7 @@ impl Ctx<'_> {
         )
     }
 
-    fn decide_code(&self, done: &[String]) -> String {
+    pub(crate) fn decide_code(&self, done: &[String]) -> String {
         let skip = if done.is_empty() {
             String::new()
         } else {
@@ -448,9 +452,9 @@ impl Ctx<'_> {
     }
 }
 
-type BlockResult = Result<(), Stop>;
+pub(crate) type BlockResult = Result<(), Stop>;
 
-fn inspect_loop(b: &mut Block, ns: &mut Namespace, verbose: bool) -> BlockResult {
+pub(crate) fn inspect_loop(b: &mut Block, ns: &mut Namespace, verbose: bool) -> BlockResult {
     let order = ns.order.clone().ok_or(Stop::Name("order"))?;
     if ns.table.is_none() {
         return Err(Stop::Name("table"));
@@ -473,7 +477,7 @@ fn inspect_loop(b: &mut Block, ns: &mut Namespace, verbose: bool) -> BlockResult
     Ok(())
 }
 
-fn decide(b: &mut Block, ns: &Namespace, inst: &Instance) -> BlockResult {
+pub(crate) fn decide(b: &mut Block, ns: &Namespace, inst: &Instance) -> BlockResult {
     let table = ns.table.as_ref().ok_or(Stop::Name("table"))?;
     for i in best_subset(inst, table) {
         if b.env.taken.contains(&i) {
@@ -484,7 +488,12 @@ fn decide(b: &mut Block, ns: &Namespace, inst: &Instance) -> BlockResult {
     b.finish()
 }
 
-fn list_and_sample(b: &mut Block, ns: &mut Namespace, ctx: &Ctx, print: bool) -> BlockResult {
+pub(crate) fn list_and_sample(
+    b: &mut Block,
+    ns: &mut Namespace,
+    ctx: &Ctx,
+    print: bool,
+) -> BlockResult {
     let ids = b.list_items()?;
     ns.ids = Some(ids);
     ns.order = Some(ctx.sample.clone());
@@ -521,6 +530,17 @@ fn p_block(kind: PBlock, b: &mut Block, ns: &mut Namespace, ctx: &Ctx) -> (Strin
             (code, r)
         }
         PBlock::Decide => (ctx.decide_code(&done), decide(b, ns, ctx.inst)),
+        PBlock::ContinueDecide => {
+            let code = format!(
+                "# the variables were carried over the cut: continue, then decide\n{inspect}{}",
+                ctx.decide_code(&done)
+            );
+            let r = (|| {
+                inspect_loop(b, ns, false)?;
+                decide(b, ns, ctx.inst)
+            })();
+            (code, r)
+        }
         PBlock::Rebuild => {
             let code = format!(
                 "# the variables are gone: rebuild the record, then decide, in one block\n{head}{inspect}{}",
@@ -592,19 +612,68 @@ fn s_block(
     (code, r)
 }
 
-fn tokens(text: &str) -> u64 {
+pub(crate) fn tokens(text: &str) -> u64 {
     (text.chars().count() as u64).div_ceil(4)
 }
 
 /// Fixed prompt tokens (instructions, tool API, few-shot examples).
 pub const PROMPT_TOKENS: u64 = 900;
 
-fn cap_turn_error(cap: u32) -> String {
+pub(crate) fn cap_turn_error(cap: u32) -> String {
     format!("ToolCallLimitExceeded: Tool call limit exceeded ({cap} calls per turn); the rest of the block did not run")
 }
 
+/// Whether the bindings are carried over a cap cut under S (addendum §1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Carry {
+    Off,
+    /// Carried, the agent not told.
+    Silent,
+    /// Carried and announced: after a cut the P-trained policy continues and
+    /// decides in the carried block, never rebuilding (re-listing) after a cut.
+    Announced,
+}
+
+/// What the addendum preset adds to an episode run (the default: nothing).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct EpisodeOpts {
+    pub(crate) carry: Carry,
+    /// (context window, output reservation), tokens: a model call whose
+    /// input + reservation exceeds the window fails as `context_overflow`.
+    pub(crate) window: Option<(u64, u64)>,
+    /// Classify failed calls: (share rejected, share unclassified) of the
+    /// failed-call draws; the rest are `call_error`. One more u32 draw each.
+    pub(crate) classify: Option<(f64, f64)>,
+}
+
+impl EpisodeOpts {
+    pub(crate) const PLAIN: EpisodeOpts = EpisodeOpts {
+        carry: Carry::Off,
+        window: None,
+        classify: None,
+    };
+}
+
+fn unlogged(index: u32, failure: Option<Failure>) -> Turn {
+    Turn {
+        index,
+        logged: false,
+        code: None,
+        calls: Vec::new(),
+        error: None,
+        tokens_in: None,
+        tokens_out: None,
+        stdout: None,
+        record: None,
+        failure,
+        carried_in: false,
+        completion: None,
+    }
+}
+
 /// Run one episode.
-fn run_episode(
+#[allow(clippy::too_many_arguments, clippy::too_many_lines)]
+pub(crate) fn run_episode(
     p: &SimParams,
     inst: &Instance,
     instance_id: &str,
@@ -612,6 +681,7 @@ fn run_episode(
     cap: u32,
     rng: &mut ChaCha8Rng,
     opt_value: f64,
+    opts: EpisodeOpts,
 ) -> Episode {
     let mut ids: Vec<String> = inst.items.iter().map(|i| i.id.clone()).collect();
     shuffle(&mut ids, rng);
@@ -632,28 +702,36 @@ fn run_episode(
     let mut printed = Printed::default();
     let mut next = PBlock::Explore;
     let mut seen_reset = false;
+    let mut last_cut = false;
     let mut turns = Vec::new();
     let mut context = PROMPT_TOKENS;
     let threshold = (p.failed_call_rate * 4_294_967_296.0) as u64;
     for index in 0..p.turn_limit {
+        if let Some((window, reservation)) = opts.window {
+            if context + reservation > window {
+                turns.push(unlogged(index, Some(Failure::ContextOverflow)));
+                continue;
+            }
+        }
         if u64::from(rng.random::<u32>()) < threshold {
-            turns.push(Turn {
-                index,
-                logged: false,
-                code: None,
-                calls: Vec::new(),
-                error: None,
-                tokens_in: None,
-                tokens_out: None,
-                stdout: None,
-                record: None,
-                failure: None,
-                carried_in: false,
-                completion: None,
-            });
+            let failure = match opts.classify {
+                None => None,
+                Some((rejected, unclassified)) => {
+                    let u = f64::from(rng.random::<u32>()) / 4_294_967_296.0;
+                    if u < rejected {
+                        Some(Failure::Rejected)
+                    } else if u < rejected + unclassified {
+                        None
+                    } else {
+                        Some(Failure::CallError)
+                    }
+                }
+            };
+            turns.push(unlogged(index, failure));
             continue;
         }
-        if condition.deploy() == Runtime::S {
+        let carried = opts.carry != Carry::Off && condition.deploy() == Runtime::S && last_cut;
+        if condition.deploy() == Runtime::S && !carried {
             ns = Namespace::default();
         }
         let at_start = match condition.train() {
@@ -694,8 +772,13 @@ fn run_episode(
         if matches!(result, Err(Stop::Name(_))) {
             seen_reset = true;
         }
+        last_cut = matches!(result, Err(Stop::Cap));
+        let announced = opts.carry == Carry::Announced && condition.deploy() == Runtime::S;
         next = match &result {
             Err(Stop::Name(_)) => PBlock::Rebuild,
+            // Told that a cut carries its variables: it goes on from them.
+            Err(Stop::Cap) if announced && in_decide_phase => PBlock::Decide,
+            Err(Stop::Cap) if announced => PBlock::ContinueDecide,
             // Once it has seen a reset, a cut means its variables are gone:
             // it rebuilds from scratch (re-issuing the listing call).
             Err(Stop::Cap) if seen_reset => PBlock::Rebuild,
@@ -716,7 +799,7 @@ fn run_episode(
             tokens_out: Some(out),
             stdout: (!stdout.is_empty()).then_some(stdout),
             failure: None,
-            carried_in: false,
+            carried_in: carried,
             completion: None,
             record: Some(RecordNote {
                 at_start: at_start as u32,
@@ -801,6 +884,7 @@ pub fn simulate(p: &SimParams) -> Result<Vec<Episode>, SimError> {
                     cap,
                     &mut erng,
                     opt.value,
+                    EpisodeOpts::PLAIN,
                 ));
             }
         }

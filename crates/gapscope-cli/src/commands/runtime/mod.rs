@@ -20,7 +20,8 @@ pub enum RuntimeCommand {
     /// yield, with every invalid trace's evidence.
     Filter(filter::FilterArgs),
     /// Simulate the 2×2 factorial over caps with scripted policies (not
-    /// language models) and print the episode log (JSONL).
+    /// language models) and print the episode log (JSONL); `--preset
+    /// addendum` simulates the addendum's views instead.
     Simulate(simulate::SimulateArgs),
 }
 

@@ -1,12 +1,30 @@
 //! `gapscope runtime simulate`: the 2×2 factorial over caps with scripted
-//! policies (not language models), printed as an episode log (JSONL).
+//! policies (not language models), printed as an episode log (JSONL); with
+//! `--preset addendum`, the addendum's views (carryover conditions, horizons,
+//! seeds, control families, teacher traces), also scripted.
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use gapscope_runtime::Condition;
 use gapscope_synth::runtime_sim::{self, SimParams};
+use gapscope_synth::runtime_sim_addendum::{self, AddendumParams};
+
+/// Which simulation to run (described on `--preset`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Preset {
+    Default,
+    Addendum,
+}
 
 #[derive(Args)]
 pub struct SimulateArgs {
+    /// `default`: the 2×2 factorial over the caps (every flag below applies).
+    /// `addendum`: the addendum's views, scripted: P->S+carry and
+    /// +carry_announced in two batches, two horizons with classified failed
+    /// calls and context overflow, seeds --seed and --seed + 1, navigation and
+    /// rule_diagnosis control episodes, teacher traces for the SFT filter; it
+    /// honours --seed and --instances only.
+    #[arg(long, value_enum, default_value_t = Preset::Default, hide_possible_values = true)]
+    preset: Preset,
     #[arg(long, default_value_t = 30)]
     items: usize,
     #[arg(long, default_value_t = 4)]
@@ -26,9 +44,11 @@ pub struct SimulateArgs {
     /// Per-turn caps.
     #[arg(long, value_delimiter = ',', default_values_t = [5u32, 20, 30, 60])]
     caps: Vec<u32>,
-    /// Instances (each runs under every cap and condition).
-    #[arg(long, default_value_t = 8)]
-    instances: usize,
+    /// Instances (each runs under every cap and condition) [default: 8;
+    /// addendum preset: 4 knapsack instances per seed].
+    #[arg(long)]
+    instances: Option<usize>,
+    /// The seed (addendum preset: the first of two seeds).
     #[arg(long, default_value_t = 0)]
     seed: u64,
     #[arg(long, default_value_t = 0)]
@@ -45,6 +65,7 @@ pub struct SimulateArgs {
 
 pub fn run(args: SimulateArgs) -> Result<String, String> {
     let SimulateArgs {
+        preset,
         items,
         classes,
         allowed,
@@ -60,6 +81,24 @@ pub fn run(args: SimulateArgs) -> Result<String, String> {
         failed_call_rate,
         conditions,
     } = args;
+    if preset == Preset::Addendum {
+        let defaults = AddendumParams::default();
+        let params = AddendumParams {
+            seeds: vec![seed, seed.wrapping_add(1)],
+            instances: instances.unwrap_or(defaults.instances),
+            ..defaults
+        };
+        let episodes =
+            runtime_sim_addendum::simulate_addendum(&params).map_err(|e| format!("--{e}"))?;
+        eprintln!(
+            "{} simulated episodes, addendum preset ({})",
+            episodes.len(),
+            runtime_sim::LABEL
+        );
+        return gapscope_runtime::write_jsonl(&episodes)
+            .map_err(|e| format!("writing the log: {e}"));
+    }
+    let instances = instances.unwrap_or(8);
     let conditions = if conditions.is_empty() {
         Condition::ALL.to_vec()
     } else {
