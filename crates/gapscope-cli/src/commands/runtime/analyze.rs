@@ -214,7 +214,7 @@ pub fn run(args: AnalyzeArgs) -> Result<String, String> {
     }
 }
 
-fn num(v: Option<f64>, prec: usize, signed: bool) -> String {
+pub(super) fn num(v: Option<f64>, prec: usize, signed: bool) -> String {
     match v {
         Some(x) if signed => format!("{x:+.prec$}"),
         Some(x) => format!("{x:.prec$}"),
@@ -222,7 +222,7 @@ fn num(v: Option<f64>, prec: usize, signed: bool) -> String {
     }
 }
 
-fn ci(c: Option<[f64; 2]>, signed: bool) -> String {
+pub(super) fn ci(c: Option<[f64; 2]>, signed: bool) -> String {
     match c {
         Some([lo, hi]) => format!(
             "[{}, {}]",
@@ -286,7 +286,9 @@ pub fn text_report(shown: &str, r: &RuntimeReport) -> String {
     }
     for sl in &r.slices {
         slice_text(&mut s, sl);
+        super::addendum::slice_text(&mut s, sl);
     }
+    super::addendum::report_text(&mut s, r);
     verification_text(&mut s, &r.verification);
     // Padded columns leave trailing spaces.
     s.lines().map(str::trim_end).collect::<Vec<_>>().join("\n") + "\n"

@@ -148,7 +148,15 @@ pub fn text_report(shown: &str, run: &FilterRun) -> String {
         let _ = writeln!(
             s,
             "{:<8} {:>7} {:>13} {:>13} {:>13} {:>13} {:>9} {:>7} {:>12}",
-            "runtime", "traces", "R1 (alone)", "R2 (alone)", "R3 (alone)", "R4 (alone)", "no text", "valid", "fin. by term"
+            "runtime",
+            "traces",
+            "R1 (alone)",
+            "R2 (alone)",
+            "R3 (alone)",
+            "R4 (alone)",
+            "no text",
+            "valid",
+            "fin. by term"
         );
         for c in &g.runtimes {
             let rule = |r: Rule| format!("{} ({})", c.failures.get(r), c.alone.get(r));
@@ -190,7 +198,11 @@ pub fn text_report(shown: &str, run: &FilterRun) -> String {
             );
         }
         if invalid.len() > 50 {
-            let _ = writeln!(s, "  … and {} more (--json lists every trace)", invalid.len() - 50);
+            let _ = writeln!(
+                s,
+                "  … and {} more (--json lists every trace)",
+                invalid.len() - 50
+            );
         }
     }
     s.lines().map(str::trim_end).collect::<Vec<_>>().join("\n") + "\n"

@@ -2,6 +2,7 @@
 //! Every number comes from `gapscope_runtime`. One module per
 //! subcommand.
 
+mod addendum;
 mod analyze;
 mod filter;
 mod simulate;
