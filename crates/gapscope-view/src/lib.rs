@@ -35,6 +35,7 @@ pub mod labels;
 pub mod markup;
 pub mod nav;
 pub mod runtime;
+pub mod runtime_addendum;
 pub mod scatter;
 pub mod table;
 pub mod trajectories;
