@@ -79,6 +79,10 @@ pub enum RatioUndefined {
 pub struct TokenRatio {
     /// e.g. `P->S/P->P`.
     pub label: String,
+    /// The cap of both cells (set by the slice report; `None` when the
+    /// caller did not say).
+    #[serde(default)]
+    pub cap: Option<u32>,
     /// R = T̄_A / T̄_B; `None` when undefined.
     pub value: Option<f64>,
     /// The paired percentile bootstrap interval (95%).
@@ -155,6 +159,7 @@ pub fn token_ratio(
     });
     TokenRatio {
         label,
+        cap: None,
         value,
         ci95: boot.and_then(|iv| iv.bounds()),
         skipped_draws: boot.map_or(0, |iv| iv.skipped),

@@ -459,14 +459,7 @@ pub fn filter_log(
         {
             return Err(RuntimeError::OtherPart(m));
         }
-        return Err(RuntimeError::NoEpisodes {
-            skipped: log.skipped.len(),
-            first: log
-                .skipped
-                .first()
-                .map(|e| format!("; first: {e}"))
-                .unwrap_or_default(),
-        });
+        return Err(no_episodes(&log));
     }
     let scores: Vec<Option<f64>> = match score {
         ScoreSource::Logged => log.episodes.iter().map(|e| Some(e.score)).collect(),
@@ -479,6 +472,54 @@ pub fn filter_log(
         skipped: log.skipped,
         report,
     })
+}
+
+/// No episode to analyse (every line skipped, or every episode left out).
+fn no_episodes(log: &EpisodeLog) -> RuntimeError {
+    RuntimeError::NoEpisodes {
+        skipped: log.skipped.len(),
+        first: log
+            .skipped
+            .first()
+            .map(|e| format!("; first: {e}"))
+            .unwrap_or_default(),
+    }
+}
+
+/// Addendum §8: families without a verifier are left out of Q under the
+/// verified score, named with their counts.
+fn no_verifier(episodes: &[Episode], warnings: &mut Vec<String>) {
+    let mut unverifiable: BTreeMap<&str, usize> = BTreeMap::new();
+    for e in episodes {
+        if e.task_family != knapsack::FAMILY {
+            *unverifiable.entry(e.task_family.as_str()).or_default() += 1;
+        }
+    }
+    for (f, n) in unverifiable {
+        warnings.push(format!(
+            "no verifier for {f}: its {n} episode(s) are left out of Q under --score verified"
+        ));
+    }
+}
+
+/// Addendum §8: episodes whose generator fell back are dropped, counted.
+fn exclude_warned(log: &mut EpisodeLog, warnings: &mut Vec<String>) {
+    let before = log.episodes.len();
+    let keep: Vec<bool> = log
+        .episodes
+        .iter()
+        .map(|e| e.generator_warning.is_none())
+        .collect();
+    let mut k = keep.iter();
+    log.episodes.retain(|_| *k.next().unwrap_or(&true));
+    let mut k = keep.iter();
+    log.lines.retain(|_| *k.next().unwrap_or(&true));
+    let dropped = before - log.episodes.len();
+    if dropped > 0 {
+        warnings.push(format!(
+            "{dropped} episode(s) with a generator_warning left out (--exclude-warned)"
+        ));
+    }
 }
 
 fn validate(settings: &RuntimeSettings) -> Result<(), RuntimeError> {
@@ -504,48 +545,14 @@ pub fn analyze_log(
     validate(settings)?;
     let mut warnings = Vec::new();
     if settings.exclude_warned {
-        // Addendum §8: episodes whose generator fell back are dropped, counted.
-        let before = log.episodes.len();
-        let keep: Vec<bool> = log
-            .episodes
-            .iter()
-            .map(|e| e.generator_warning.is_none())
-            .collect();
-        let mut k = keep.iter();
-        log.episodes.retain(|_| *k.next().unwrap_or(&true));
-        let mut k = keep.iter();
-        log.lines.retain(|_| *k.next().unwrap_or(&true));
-        let dropped = before - log.episodes.len();
-        if dropped > 0 {
-            warnings.push(format!(
-                "{dropped} episode(s) with a generator_warning left out (--exclude-warned)"
-            ));
-        }
+        exclude_warned(&mut log, &mut warnings);
     }
     if log.episodes.is_empty() {
-        return Err(RuntimeError::NoEpisodes {
-            skipped: log.skipped.len(),
-            first: log
-                .skipped
-                .first()
-                .map(|e| format!("; first: {e}"))
-                .unwrap_or_default(),
-        });
+        return Err(no_episodes(&log));
     }
     let (verification, verified) = knapsack::verify(&log.episodes, &log.lines, settings.tolerance);
     if settings.score == ScoreSource::Verified {
-        // Addendum §8: families without a verifier are left out of Q, named.
-        let mut unverifiable: BTreeMap<&str, usize> = BTreeMap::new();
-        for e in &log.episodes {
-            if e.task_family != knapsack::FAMILY {
-                *unverifiable.entry(e.task_family.as_str()).or_default() += 1;
-            }
-        }
-        for (f, n) in unverifiable {
-            warnings.push(format!(
-                "no verifier for {f}: its {n} episode(s) are left out of Q under --score verified"
-            ));
-        }
+        no_verifier(&log.episodes, &mut warnings);
     }
     let families: Vec<&String> = {
         let mut f: Vec<&String> = log.episodes.iter().map(|e| &e.task_family).collect();

@@ -196,7 +196,7 @@ pub fn episode_metrics(
     let mut inspected: IndexSet<String> = IndexSet::new();
     let mut marks = Vec::new();
     let (mut steps, mut cap_hits, mut name_errors) = (0, 0, 0);
-    let (mut listing_calls, mut inspect_calls, mut cached) = (0, 0, 0);
+    let (mut listing_calls, mut inspect_calls, mut cached) = (0usize, 0usize, 0usize);
     let mut tokens: Option<u64> = Some(0);
     let (mut events, mut restarts) = (0, 0);
     let (mut carried_turns, mut name_error_carried) = (0, 0);

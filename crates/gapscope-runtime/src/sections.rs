@@ -134,13 +134,15 @@ pub(crate) fn slice_sections(
         if a.is_none() && bb.is_none() {
             continue;
         }
-        out.cost.push(cost::token_ratio(
+        let mut r = cost::token_ratio(
             format!("R_{{{ca}/{cb}}}({cap})"),
             a.map_or(&[][..], Vec::as_slice),
             bb.map_or(&[][..], Vec::as_slice),
             b,
             seed,
-        ));
+        );
+        r.cap = Some(cap);
+        out.cost.push(r);
     }
     if let Some(cap) = settings.gain_cap.or(c_tight) {
         let cells: Vec<(String, Vec<&Episode>)> = settings

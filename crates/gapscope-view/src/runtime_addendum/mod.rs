@@ -170,13 +170,6 @@ pub fn page(r: &RuntimeReport, filter: Option<&FilterReport>) -> RuntimePage {
     RuntimePage { views }
 }
 
-/// The cap in a cost label `R_{A/B}(cap)`.
-fn cost_cap(label: &str) -> Option<u32> {
-    let inner = label.strip_suffix(')')?;
-    let (_, cap) = inner.rsplit_once('(')?;
-    cap.parse().ok()
-}
-
 fn trace_row<'a>(s: &'a SliceReport, label: &str, cap: u32) -> Option<&'a TraceRow> {
     s.trace.iter().find(|t| {
         t.cap == cap
@@ -210,7 +203,7 @@ pub fn cost_table(r: &RuntimeReport, s: &SliceReport) -> Table {
         .iter()
         .map(|&cap| {
             let mut row = vec![Cell::text(cap.to_string())];
-            if let Some(c) = s.cost.iter().find(|c| cost_cap(&c.label) == Some(cap)) {
+            if let Some(c) = s.cost.iter().find(|c| c.cap == Some(cap)) {
                 row.push(Cell::text(format!("{la}/{lb}")));
                 row.extend(value_ci(c.value, c.ci95, 2));
                 row.extend([

@@ -87,6 +87,12 @@ pub(super) fn slice_text(s: &mut String, sl: &SliceReport) {
             let _ = writeln!(s, "  {c}");
         }
     }
+    accounting_text(s, sl);
+    mechanism_text(s, sl);
+}
+
+/// Table 20 and the flags.
+fn accounting_text(s: &mut String, sl: &SliceReport) {
     if !sl.accounting.is_empty() {
         let _ = writeln!(
             s,
@@ -104,7 +110,9 @@ pub(super) fn slice_text(s: &mut String, sl: &SliceReport) {
                 a.failed,
                 a.rejected,
                 a.unclassified,
-                a.context.as_ref().map_or("—".into(), |k| k.label()),
+                a.context
+                    .as_ref()
+                    .map_or("—".into(), gapscope_runtime::accounting::KOfN::label),
                 format!(
                     "{}/{}/{}",
                     a.overflowed.yes, a.overflowed.no, a.overflowed.unknown
@@ -114,7 +122,11 @@ pub(super) fn slice_text(s: &mut String, sl: &SliceReport) {
         let flags: Vec<String> = sl
             .accounting
             .iter()
-            .flat_map(|a| a.flags.iter().map(|f| f.describe()))
+            .flat_map(|a| {
+                a.flags
+                    .iter()
+                    .map(gapscope_runtime::accounting::AccountingFlag::describe)
+            })
             .collect();
         for f in flags.iter().take(20) {
             let _ = writeln!(s, "  flag: {f}");
@@ -127,6 +139,10 @@ pub(super) fn slice_text(s: &mut String, sl: &SliceReport) {
             );
         }
     }
+}
+
+/// Table 14, the cost ratio and the gain curve's summary.
+fn mechanism_text(s: &mut String, sl: &SliceReport) {
     if !sl.mechanism.is_empty() {
         let _ = writeln!(
             s,
