@@ -11,6 +11,7 @@ pub(crate) mod experiments;
 pub(crate) mod gaps;
 pub(crate) mod misplaced;
 pub(crate) mod runtime;
+pub(crate) mod runtime_addendum;
 pub(crate) mod teaching;
 pub(crate) mod trajectories;
 pub(crate) mod widgets;

@@ -32,6 +32,10 @@ pub(crate) struct RuntimeState {
     pub(crate) turn: RwSignal<usize>,
     /// An episode the URL names, opened when the report has come.
     pub(crate) wanted: StoredValue<Option<String>>,
+    /// The addendum's views as the worker wrote them.
+    pub(crate) page: StoredValue<gapscope_view::runtime_addendum::RuntimePage>,
+    /// Simulate the addendum's teaching example instead of the default one.
+    pub(crate) addendum: RwSignal<bool>,
 }
 
 impl RuntimeState {
@@ -48,6 +52,8 @@ impl RuntimeState {
             episode: RwSignal::new(None),
             turn: RwSignal::new(0),
             wanted: StoredValue::new(None),
+            page: StoredValue::new(Default::default()),
+            addendum: RwSignal::new(false),
         }
     }
 }
@@ -63,22 +69,24 @@ impl Workbench {
         let k = self.knobs.get_untracked();
         let job = ask::Runtime {
             simulate: source.is_none().then(|| self.rt.params.get_untracked()),
+            addendum: source.is_none() && self.rt.addendum.get_untracked(),
             source: source.clone(),
             bootstrap: k.bootstrap.min(10_000),
             seed: k.seed,
         };
         let files = opened(source.as_ref(), self.rt.files);
-        let (slot, json) = (self.rt.report, self.rt.json);
+        let (slot, json, page) = (self.rt.report, self.rt.json, self.rt.page);
         slot.start(
             self.workers,
             job,
             files,
             |_| {},
             move |_, answer| {
-                slot.answer.set(Some(answer.and_then(|(e, log)| {
-                    let report = e.report();
-                    json.set_value(e.into_json());
-                    report.map(|r| (r, log))
+                slot.answer.set(Some(answer.and_then(|a| {
+                    let report = a.report.report();
+                    json.set_value(a.report.into_json());
+                    page.set_value(a.page);
+                    report.map(|r| (r, a.log))
                 })));
             },
         );
@@ -275,11 +283,24 @@ pub(crate) fn RuntimeArea(wb: Workbench) -> impl IntoView {
                     title=move || invalid.get().map(|_| "Correct the simulator's settings first")
                     on:click=move |_| {
                         wb.rt.source.set_value(None);
+                        wb.rt.addendum.set(false);
                         wb.rt.report.answer.set(None);
                         wb.run_runtime();
                     }
                 >
                     "Simulate"
+                </button>
+                <button
+                    data-testid="simulate-addendum"
+                    title="The addendum's teaching example: carryover conditions, two horizons, two seeds, control families and teacher traces (scripted, not language models); it honours the seed above"
+                    on:click=move |_| {
+                        wb.rt.source.set_value(None);
+                        wb.rt.addendum.set(true);
+                        wb.rt.report.answer.set(None);
+                        wb.run_runtime();
+                    }
+                >
+                    "Addendum example"
                 </button>
                 <label class="pick">
                     "or open an episode log (JSONL)"
@@ -396,8 +417,16 @@ pub(crate) fn RuntimeView(wb: Workbench, id: View) -> impl IntoView {
                     .collect_view()}
                 {tv_runtime::comparison_table(&slice)
                     .map(|t| view! { <TableView table=t wb=wb /> })}
+                {crate::parts::runtime_addendum::items(wb, "quality")}
             }
             .into_any(),
+            View::Conditions
+            | View::Horizon
+            | View::Replications
+            | View::Mechanism
+            | View::Filter => {
+                crate::parts::runtime_addendum::items(wb, gapscope_view::nav::ViewId::id(id))
+            }
             View::Sweep => view! {
                 <Figure
                     svg=tv_runtime::sweep_chart(&slice)

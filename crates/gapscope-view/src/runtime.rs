@@ -12,10 +12,15 @@ use crate::format::fmt;
 use crate::table::{Cell, Table};
 
 /// The page's sub-views, in menu order: (id, label, one-line explanation).
-pub const RUNTIME_VIEWS: [(&str, &str, &str); 6] = [
+pub const RUNTIME_VIEWS: [(&str, &str, &str); 11] = [
     ("quality", "2×2 per cap", "Mean score Q of agents trained under a persistent (P) or stateless (S) runtime and deployed under either, at each per-turn tool-call cap, with the runtime gaps G_P, G_S and their sum D."),
     ("sweep", "Cap sweep", "Q against the per-turn cap for the four train→deploy conditions, with 95% intervals (the paper's Figure 2a)."),
     ("trace", "Trace metrics", "What the agents did: turns, listing calls, tokens, cap hits, NameErrors after a reset, restarts after a cut, replayed inspections."),
+    ("conditions", "Conditions", "Every condition of the log, interventions included (P→S+carry …): Q, NameErrors on carried turns, restarts, distinct items, decision, and each intervention's contrast (the paper's Table 18)."),
+    ("horizon", "Horizon", "Turn accounting per condition and cap — attempted turns, steps, failed, rejected and unclassified model calls, context overflows — with its flags (Table 20), and Q across horizons on common ids (Table 19)."),
+    ("replications", "Replications", "M(c) = Q_PS − Q_SS, and the 2×2 statistics across seeds (or base models) on common ids with a pooled column (Tables 12, 21; Figure 3)."),
+    ("mechanism", "Coverage and decision", "Opaque Knapsack: how much of the optimum the inspected items allowed (coverage) and how much of that was taken (decision), Table 14; distinct items gained against inspect calls (Figure 2b)."),
+    ("filter", "SFT filter", "The teacher-trace validity filter (Table 8): score, finish, loop (Python difflib ratio) and bad-error rules per runtime, the dual-valid pair yield, and each invalid trace at the step that failed."),
     ("verification", "Verification", "Opaque Knapsack scores recomputed from the instance and the accepted takes; episodes whose logged score disagrees or that break a rule."),
     ("episodes", "Episodes", "Every episode with its condition, cap, score and termination; filter by slice, condition and cap."),
     ("stepper", "Episode stepper", "One episode turn by turn: the calls of each block, where the cap cut it, NameErrors after a reset, and the agent's record before and after."),

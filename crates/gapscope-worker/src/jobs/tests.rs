@@ -324,6 +324,7 @@ fn a_part_answers_only_its_own_jobs() {
     let runtime = Job::Runtime {
         source: None,
         simulate: None,
+        addendum: false,
         bootstrap: 0,
         seed: 0,
     };

@@ -29,7 +29,6 @@ use gapscope_data::ingest::TrajectoryOptions;
 use gapscope_data::trajectory::Message;
 use gapscope_gaps::manifest::Input;
 use gapscope_gaps::stability::{StabilityReport, StabilitySettings};
-use gapscope_runtime::RuntimeReport;
 use gapscope_stats::paired::Settings;
 use gapscope_synth::runtime_sim::SimParams;
 
@@ -464,6 +463,8 @@ result_reply!(Digests, Digests, Vec<Input>);
 pub struct Runtime {
     pub source: Option<Source>,
     pub simulate: Option<SimParams>,
+    /// Simulate the addendum's teaching example (see [`Job::Runtime`]).
+    pub addendum: bool,
     pub bootstrap: usize,
     pub seed: u64,
 }
@@ -473,16 +474,13 @@ impl From<Runtime> for Job {
         Job::Runtime {
             source: a.source,
             simulate: a.simulate,
+            addendum: a.addendum,
             bootstrap: a.bootstrap,
             seed: a.seed,
         }
     }
 }
-result_reply!(
-    Runtime,
-    Runtime,
-    (crate::Exported<RuntimeReport>, Option<String>)
-);
+result_reply!(Runtime, Runtime, crate::protocol::RuntimeAnswer);
 
 #[cfg(test)]
 mod tests;

@@ -265,6 +265,11 @@ pub enum Job {
     Runtime {
         source: Option<Source>,
         simulate: Option<SimParams>,
+        /// Simulate the addendum's teaching example instead (carryover
+        /// conditions, two horizons, two seeds, control families, teacher
+        /// traces; `AddendumParams::default()` with `simulate`'s seed).
+        #[serde(default)]
+        addendum: bool,
         bootstrap: usize,
         seed: u64,
     },
@@ -449,9 +454,15 @@ pub struct EvidenceAnswer {
     pub page: gapscope_view::evidence::analyses::AddendumPage,
 }
 
-/// A runtime job's answer: the report (with its text) and the log when it
-/// was simulated.
-pub type RuntimeAnswer = (Exported<RuntimeReport>, Option<String>);
+/// A runtime job's answer: the report (with its text), the log when it was
+/// simulated, and the addendum's views as text (with the SFT filter's),
+/// built in the worker (the page links no reader for their tables).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RuntimeAnswer {
+    pub report: Exported<RuntimeReport>,
+    pub log: Option<String>,
+    pub page: gapscope_view::runtime_addendum::RuntimePage,
+}
 
 /// A part's report as its JSON text, as the command line's `--json` writes
 /// it (indented): the page reads the report from it ([`Exported::report`])
