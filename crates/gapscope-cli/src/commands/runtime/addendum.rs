@@ -11,7 +11,7 @@ use gapscope_runtime::metrics::{Contrast, Estimate};
 use gapscope_runtime::sections::{AcrossSection, HorizonSection};
 use gapscope_runtime::{RuntimeReport, SliceReport};
 
-use super::analyze::{arm_label, ci, num};
+use super::{arm_label, ci, num};
 
 fn est(e: &Estimate, prec: usize) -> String {
     let v = num(e.value, prec, false);

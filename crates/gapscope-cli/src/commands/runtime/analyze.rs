@@ -3,6 +3,8 @@
 //! quantities, exposure, and Opaque Knapsack verification.
 
 use std::fmt::Write as _;
+
+use super::{arm_label, ci, num};
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
@@ -15,7 +17,7 @@ pub enum ScoreArg {
     Verified,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum PoolArg {
     TaskFamily,
     BaseModel,
@@ -88,6 +90,28 @@ pub struct AnalyzeArgs {
     /// A restart rate over fewer events prints "too few events (n)".
     #[arg(long, default_value_t = gapscope_runtime::MIN_EVENTS)]
     min_events: usize,
+    /// The across analysis' fields (Tables 12, 21): columns are slices that
+    /// differ only in them.
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [PoolArg::Seed])]
+    across: Vec<PoolArg>,
+    /// Intersect the across analysis' common ids with these.
+    #[arg(long, value_delimiter = ',')]
+    common_ids: Option<Vec<String>>,
+    /// Each across column on its own shared ids (stratified pooled column).
+    #[arg(long)]
+    own_ids: bool,
+    /// The horizon sweep's cap (default: the smallest in every horizon).
+    #[arg(long)]
+    sweep_cap: Option<u32>,
+    /// The gain curve's cap (default: the tight cap).
+    #[arg(long)]
+    gain_cap: Option<u32>,
+    /// The gain curve's conditions (the first is the reference).
+    #[arg(long, value_delimiter = ',', default_value = "P->P,P->S")]
+    gain_conditions: Vec<String>,
+    /// The token cost ratio's conditions, A,B (R = mean tokens A / B).
+    #[arg(long, default_value = "P->S,P->P")]
+    cost: String,
 }
 
 fn tools_arg(
@@ -145,7 +169,24 @@ pub fn run(args: AnalyzeArgs) -> Result<String, String> {
         contrast,
         exclude_warned,
         min_events,
+        across,
+        common_ids,
+        own_ids,
+        sweep_cap,
+        gain_cap,
+        gain_conditions,
+        cost,
     } = args;
+    let cost = match cost.split_once(',') {
+        Some((a, b)) if !a.trim().is_empty() && !b.trim().is_empty() => {
+            [a.trim().to_string(), b.trim().to_string()]
+        }
+        _ => {
+            return Err(format!(
+                "--cost: expected A,B (e.g. P->S,P->P), got `{cost}`"
+            ))
+        }
+    };
     let contrasts = contrast
         .iter()
         .map(|c| match c.split_once(',') {
@@ -157,6 +198,14 @@ pub fn run(args: AnalyzeArgs) -> Result<String, String> {
             )),
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let dim = |p: &PoolArg| match p {
+        PoolArg::TaskFamily => SliceDim::TaskFamily,
+        PoolArg::BaseModel => SliceDim::BaseModel,
+        PoolArg::Seed => SliceDim::Seed,
+        PoolArg::Rollout => SliceDim::Rollout,
+        PoolArg::Batch => SliceDim::Batch,
+        PoolArg::Horizon => SliceDim::Horizon,
+    };
     let mut settings = RuntimeSettings {
         bootstrap,
         seed,
@@ -166,17 +215,14 @@ pub fn run(args: AnalyzeArgs) -> Result<String, String> {
         },
         c_tight: tight,
         c_slack: slack,
-        pool: pool
-            .iter()
-            .map(|p| match p {
-                PoolArg::TaskFamily => SliceDim::TaskFamily,
-                PoolArg::BaseModel => SliceDim::BaseModel,
-                PoolArg::Seed => SliceDim::Seed,
-                PoolArg::Rollout => SliceDim::Rollout,
-                PoolArg::Batch => SliceDim::Batch,
-                PoolArg::Horizon => SliceDim::Horizon,
-            })
-            .collect(),
+        pool: pool.iter().map(dim).collect(),
+        across: across.iter().map(dim).collect(),
+        common_ids,
+        own_ids,
+        sweep_cap,
+        gain_cap,
+        gain_conditions,
+        cost,
         listing_count: match listing_count {
             ListingCountArg::Calls => ListingCount::Calls,
             ListingCountArg::Code => ListingCount::Code,
@@ -214,25 +260,6 @@ pub fn run(args: AnalyzeArgs) -> Result<String, String> {
     }
 }
 
-pub(super) fn num(v: Option<f64>, prec: usize, signed: bool) -> String {
-    match v {
-        Some(x) if signed => format!("{x:+.prec$}"),
-        Some(x) => format!("{x:.prec$}"),
-        None => "—".into(),
-    }
-}
-
-pub(super) fn ci(c: Option<[f64; 2]>, signed: bool) -> String {
-    match c {
-        Some([lo, hi]) => format!(
-            "[{}, {}]",
-            num(Some(lo), 2, signed),
-            num(Some(hi), 2, signed)
-        ),
-        None => String::new(),
-    }
-}
-
 fn est(e: &Estimate) -> String {
     format!(
         "{} {:<12} n={:<3}",
@@ -257,14 +284,6 @@ fn mean(m: &MeanOf, prec: usize) -> String {
         format!("{v} ({} undef.)", m.undefined)
     } else {
         v
-    }
-}
-
-/// `P->S` or `P->S+carry`.
-pub(super) fn arm_label(c: gapscope_runtime::Condition, intervention: Option<&str>) -> String {
-    match intervention {
-        None => c.label().to_string(),
-        Some(k) => format!("{}+{k}", c.label()),
     }
 }
 

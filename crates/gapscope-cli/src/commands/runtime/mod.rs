@@ -33,3 +33,32 @@ pub fn run(command: RuntimeCommand) -> Result<String, String> {
         RuntimeCommand::Simulate(args) => simulate::run(args),
     }
 }
+
+/// A number with `prec` decimals (signed: with its sign), `—` when undefined.
+pub(crate) fn num(v: Option<f64>, prec: usize, signed: bool) -> String {
+    match v {
+        Some(x) if signed => format!("{x:+.prec$}"),
+        Some(x) => format!("{x:.prec$}"),
+        None => "—".into(),
+    }
+}
+
+/// An interval `[lo, hi]`, empty when there is none.
+pub(crate) fn ci(c: Option<[f64; 2]>, signed: bool) -> String {
+    match c {
+        Some([lo, hi]) => format!(
+            "[{}, {}]",
+            num(Some(lo), 2, signed),
+            num(Some(hi), 2, signed)
+        ),
+        None => String::new(),
+    }
+}
+
+/// `P->S` or `P->S+carry`.
+pub(crate) fn arm_label(c: gapscope_runtime::Condition, intervention: Option<&str>) -> String {
+    match intervention {
+        None => c.label().to_string(),
+        Some(k) => format!("{}+{k}", c.label()),
+    }
+}
