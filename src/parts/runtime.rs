@@ -33,7 +33,7 @@ pub(crate) struct RuntimeState {
     /// An episode the URL names, opened when the report has come.
     pub(crate) wanted: StoredValue<Option<String>>,
     /// The addendum's views as the worker wrote them.
-    pub(crate) page: StoredValue<gapscope_view::runtime_addendum::RuntimePage>,
+    pub(crate) page: StoredValue<gapscope_view::evidence::analyses::AddendumPage>,
     /// Simulate the addendum's teaching example instead of the default one.
     pub(crate) addendum: RwSignal<bool>,
 }

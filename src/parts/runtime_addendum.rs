@@ -6,11 +6,11 @@
 //! (`gapscope_view::runtime_addendum::page`). A row of a trace list opens
 //! its episode in the stepper at the turn it names.
 
+use gapscope_view::evidence::analyses::Item;
 use gapscope_view::nav::RuntimeView as View;
-use gapscope_view::runtime_addendum::{RtItem, TraceList};
 use leptos::prelude::*;
 
-use crate::parts::widgets::{Figure, TextPanel};
+use crate::parts::widgets::{closest_of, Figure, TextPanel};
 use crate::parts::Workbench;
 
 /// Open `episode` in the stepper at the turn whose index is `turn`.
@@ -28,79 +28,54 @@ fn open(wb: Workbench, episode: String, turn: Option<u32>) {
     wb.rt.view.set(View::Stepper);
 }
 
-/// A list of episodes, each row opening its episode at its turn.
-#[component]
-fn Traces(wb: Workbench, list: TraceList) -> impl IntoView {
-    let TraceList {
-        title,
-        headers,
-        rows,
-    } = list;
-    view! {
-        <section class="panel" data-testid="runtime-traces">
-            <h3>{title}</h3>
-            <table class="data">
-                <thead>
-                    <tr>{headers.into_iter().map(|h| view! { <th>{h}</th> }).collect_view()}</tr>
-                </thead>
-                <tbody>
-                    {rows
-                        .into_iter()
-                        .map(|row| {
-                            let (id, turn) = (row.episode_id.clone(), row.turn);
-                            view! {
-                                <tr
-                                    class="click"
-                                    tabindex="0"
-                                    data-episode=row.episode_id.clone()
-                                    data-turn=row.turn.map(|t| t.to_string())
-                                    on:click={
-                                        let id = id.clone();
-                                        move |_| open(wb, id.clone(), turn)
-                                    }
-                                    on:keydown=move |ev: leptos::ev::KeyboardEvent| {
-                                        if matches!(ev.key().as_str(), "Enter" | " ") {
-                                            ev.prevent_default();
-                                            open(wb, id.clone(), turn);
-                                        }
-                                    }
-                                >
-                                    {row
-                                        .cells
-                                        .into_iter()
-                                        .map(|c| view! { <td>{c}</td> })
-                                        .collect_view()}
-                                </tr>
-                            }
-                        })
-                        .collect_view()}
-                </tbody>
-            </table>
-        </section>
-    }
+/// The episode (and turn) of the trace-list row an event is on.
+fn link_of(ev: &web_sys::Event) -> Option<(String, Option<u32>)> {
+    let tr = closest_of(ev, "tr[data-episode]")?;
+    let episode = tr.get_attribute("data-episode")?;
+    let turn = tr
+        .get_attribute("data-turn")
+        .and_then(|t| t.parse::<u32>().ok());
+    Some((episode, turn))
 }
 
-/// The items of view `id` from the worker's page: headings, figures,
-/// tables as text with their downloads, and trace lists.
+/// The items of view `id` from the worker's page: headings, figures, and
+/// tables as text with their downloads; a row of a trace list (its `tr`
+/// has `data-episode`) opens its episode, by a click or Enter / space.
 pub(crate) fn items(wb: Workbench, id: &str) -> AnyView {
-    let items: Vec<RtItem> = wb.rt.page.with_value(|p| p.items(id).to_vec());
+    let items: Vec<Item> = wb.rt.page.with_value(|p| p.items(id).to_vec());
     view! {
-        {items
-            .into_iter()
-            .enumerate()
-            .map(|(k, item)| match item {
-                RtItem::Heading(h) => view! { <h3 class="addendum">{h}</h3> }.into_any(),
-                RtItem::Figure(f) => {
-                    let name = format!("runtime-{}-{k}", f.section);
-                    view! { <Figure svg=f.svg name=name wb=wb testid="analysis-chart" /> }
-                        .into_any()
+        <div
+            class="runtime-addendum"
+            on:click=move |ev| {
+                if let Some((e, t)) = link_of(&ev) {
+                    open(wb, e, t);
                 }
-                RtItem::Panel(p) => {
-                    view! { <TextPanel wb=wb panel=p testid="runtime-panel" /> }.into_any()
+            }
+            on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                if matches!(ev.key().as_str(), "Enter" | " ") {
+                    if let Some((e, t)) = link_of(&ev) {
+                        ev.prevent_default();
+                        open(wb, e, t);
+                    }
                 }
-                RtItem::Traces(list) => view! { <Traces wb=wb list=list /> }.into_any(),
-            })
-            .collect_view()}
+            }
+        >
+            {items
+                .into_iter()
+                .enumerate()
+                .map(|(k, item)| match item {
+                    Item::Heading(h) => view! { <h3 class="addendum">{h}</h3> }.into_any(),
+                    Item::Figure(f) => {
+                        let name = format!("runtime-{}-{k}", f.section);
+                        view! { <Figure svg=f.svg name=name wb=wb testid="analysis-chart" /> }
+                            .into_any()
+                    }
+                    Item::Panel(p) => {
+                        view! { <TextPanel wb=wb panel=p testid="runtime-panel" /> }.into_any()
+                    }
+                })
+                .collect_view()}
+        </div>
     }
     .into_any()
 }

@@ -86,7 +86,10 @@ pub enum SliceDim {
     Horizon,
 }
 
-/// The analysis settings.
+/// The analysis settings. The addendum's settings (from `listing_count`
+/// on) are written in a report but not read back (`skip_deserializing`: a
+/// report read back has their defaults): the page, which reads reports,
+/// uses none of them and links no decoder for them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RuntimeSettings {
     /// Bootstrap draws B (0: no intervals).
@@ -109,44 +112,44 @@ pub struct RuntimeSettings {
     pub include_episodes: bool,
     /// Addendum §9: listing calls counted as recorded calls or as
     /// occurrences in the code.
-    #[serde(default)]
+    #[serde(skip_deserializing)]
     pub listing_count: ListingCount,
     /// Addendum §9: further caps (≤ the slack cap) whose exposure E_c is
     /// reported.
-    #[serde(default)]
+    #[serde(skip_deserializing)]
     pub exposure_caps: Vec<u32>,
     /// Addendum §1: further contrasts Δ(A, B; c) by condition label, e.g.
     /// `["P->S+carry", "S->S"]`.
-    #[serde(default)]
+    #[serde(skip_deserializing)]
     pub contrasts: Vec<[String; 2]>,
     /// Addendum §8: drop episodes with a `generator_warning` (counted).
-    #[serde(default)]
+    #[serde(skip_deserializing)]
     pub exclude_warned: bool,
     /// Addendum §8: a restart rate over fewer events is "too few events".
-    #[serde(default = "default_min_events")]
+    #[serde(skip_deserializing, default = "default_min_events")]
     pub min_events: usize,
     /// Addendum §3: the across analysis' fields (default: `seed`); columns
     /// are slices of one family differing only in these fields.
-    #[serde(default = "default_across")]
+    #[serde(skip_deserializing, default = "default_across")]
     pub across: Vec<SliceDim>,
     /// Addendum §3: a pre-specified id set intersected with the common ids.
-    #[serde(default)]
+    #[serde(skip_deserializing)]
     pub common_ids: Option<Vec<String>>,
     /// Addendum §3: each column on its own shared ids (stratified pool).
-    #[serde(default)]
+    #[serde(skip_deserializing)]
     pub own_ids: bool,
     /// Addendum §2: the horizon sweep's cap (default: the smallest in every
     /// horizon).
-    #[serde(default)]
+    #[serde(skip_deserializing)]
     pub sweep_cap: Option<u32>,
     /// Addendum §5: the gain curve's cap (default: c_tight) and conditions
     /// (default: P->P, P->S; the first is the reference).
-    #[serde(default)]
+    #[serde(skip_deserializing)]
     pub gain_cap: Option<u32>,
-    #[serde(default = "default_gain_conditions")]
+    #[serde(skip_deserializing, default = "default_gain_conditions")]
     pub gain_conditions: Vec<String>,
     /// Addendum §6: the token cost ratio's conditions A/B (default P->S/P->P).
-    #[serde(default = "default_cost")]
+    #[serde(skip_deserializing, default = "default_cost")]
     pub cost: [String; 2],
 }
 

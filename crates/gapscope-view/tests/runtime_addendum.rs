@@ -7,7 +7,9 @@
 use gapscope_runtime::filter::{filter, FilterSettings};
 use gapscope_runtime::{analyze, read_jsonl, RuntimeReport, RuntimeSettings};
 use gapscope_view::format::fmt;
-use gapscope_view::runtime_addendum::{page, with_interval, RtItem, RuntimePage, VIEW_IDS};
+use gapscope_view::runtime_addendum::{
+    items_page as page, with_interval, RtItem, RuntimePage, VIEW_IDS,
+};
 use serde_json::{json, Value};
 
 /// Capacity 5, allowed {A}: a (2, 6), b (3, 10), c (4, 12), d (1, 3, B);
@@ -195,9 +197,11 @@ fn every_view_is_there_and_round_trips() {
             "view {id} has more than headings"
         );
     }
-    let back: RuntimePage =
-        serde_json::from_str(&serde_json::to_string(&p).expect("to JSON")).expect("from JSON");
-    assert_eq!(back, p);
+    // What the worker sends reads back whole.
+    let sent = gapscope_view::runtime_addendum::as_text(p.clone());
+    let back: gapscope_view::evidence::analyses::AddendumPage =
+        serde_json::from_str(&serde_json::to_string(&sent).expect("to JSON")).expect("from JSON");
+    assert_eq!(back, sent);
     assert!(RuntimePage::default().items("quality").is_empty());
     // Without a filter report the filter view says why.
     let q = page(&r, None);
@@ -315,4 +319,25 @@ fn links_and_targets_name_episodes_of_the_report() {
         .rows
         .iter()
         .any(|row| row.cells[4].contains("R3") && row.turn == Some(1)));
+}
+
+/// The page as the worker sends it: every trace list is a panel whose
+/// rows carry their episode (and turn) for the page's click.
+#[test]
+fn trace_lists_travel_as_panels_with_their_links() {
+    let (r, f, rich) = build();
+    let sent = gapscope_view::runtime_addendum::page(&r, Some(&f));
+    for id in VIEW_IDS {
+        for (a, b) in rich.items(id).iter().zip(sent.items(id)) {
+            if let (RtItem::Traces(l), gapscope_view::evidence::analyses::Item::Panel(p)) = (a, b) {
+                for (k, row) in l.rows.iter().enumerate() {
+                    let want = format!("data-row=\"{k}\" data-episode=\"{}\"", row.episode_id);
+                    assert!(p.html.contains(&want), "{want}");
+                    if let Some(t) = row.turn {
+                        assert!(p.html.contains(&format!("{want} data-turn=\"{t}\"")));
+                    }
+                }
+            }
+        }
+    }
 }

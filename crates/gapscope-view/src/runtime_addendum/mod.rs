@@ -20,7 +20,7 @@ use gapscope_runtime::metrics::{Estimate, MeanOf, TraceRow};
 use gapscope_runtime::{Arm, Condition, RuntimeReport, SliceReport};
 use serde::{Deserialize, Serialize};
 
-use crate::evidence::analyses::AnalysisFigure;
+use crate::evidence::analyses::{AddendumPage, AnalysisFigure, Item};
 use crate::format::fmt;
 use crate::inference::PanelText;
 use crate::runtime::condition_label;
@@ -55,15 +55,77 @@ pub enum RtItem {
     Traces(TraceList),
 }
 
-/// A table whose rows each open an episode in the runtime stepper.
+/// A table whose rows each open an episode in the runtime stepper. It
+/// travels as the table's text (`panel`, pickable rows `tr[data-row]`) and
+/// the link of each row; the title, headers and cells stay on the worker's
+/// side (the page links no decoder for them).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TraceList {
     /// What the list is.
+    #[serde(skip)]
     pub title: String,
     /// Column headers (of `cells`).
+    #[serde(skip)]
     pub headers: Vec<String>,
-    /// One row per link.
+    /// The table as text with its downloads (`data-testid=runtime-traces`).
+    pub panel: PanelText,
+    /// One row per link, in table order (`data-row` k is `rows[k]`).
     pub rows: Vec<TraceLink>,
+}
+
+impl TraceList {
+    /// The panel with each row's link in its `tr`: `data-episode` and, when
+    /// the row names a turn, `data-turn`.
+    #[must_use]
+    pub fn linked_panel(&self) -> PanelText {
+        let mut html = self.panel.html.clone();
+        for (k, r) in self.rows.iter().enumerate() {
+            let mut attrs = String::from(" data-episode=\"");
+            crate::chart::esc_into(&mut attrs, &r.episode_id);
+            attrs.push('"');
+            if let Some(t) = r.turn {
+                attrs.push_str(&format!(" data-turn=\"{t}\""));
+            }
+            let at = format!("data-row=\"{k}\"");
+            html = html.replacen(&at, &format!("{at}{attrs}"), 1);
+        }
+        PanelText {
+            html,
+            ..self.panel.clone()
+        }
+    }
+
+    /// The list titled `title` with `headers` and `rows`, its table written
+    /// as text for view `view` (downloads named `name`).
+    pub fn new(
+        view: &str,
+        name: &str,
+        title: String,
+        headers: Vec<String>,
+        rows: Vec<TraceLink>,
+    ) -> Self {
+        let t = Table {
+            title: title.clone(),
+            headers: headers.clone(),
+            rows: rows
+                .iter()
+                .map(|r| r.cells.iter().map(Cell::text).collect())
+                .collect(),
+        };
+        TraceList {
+            panel: PanelText {
+                view: view.into(),
+                title: title.clone(),
+                name: name.into(),
+                html: t.to_html_as("runtime-traces", true),
+                csv: t.to_csv(),
+                latex: t.to_latex(),
+            },
+            title,
+            headers,
+            rows,
+        }
+    }
 }
 
 /// One row of a [`TraceList`]: the episode (and turn) it opens, and the
@@ -75,6 +137,7 @@ pub struct TraceLink {
     /// The turn's `index` to open at (`None`: the first turn).
     pub turn: Option<u32>,
     /// The cells shown, one per header.
+    #[serde(skip)]
     pub cells: Vec<String>,
 }
 
@@ -158,7 +221,38 @@ fn headers(h: &[&str]) -> Vec<String> {
 /// Every addendum view of `r` (and of the filter report, if one was made),
 /// built where the report is (the worker).
 #[must_use]
-pub fn page(r: &RuntimeReport, filter: Option<&FilterReport>) -> RuntimePage {
+pub fn page(r: &RuntimeReport, filter: Option<&FilterReport>) -> AddendumPage {
+    as_text(items_page(r, filter))
+}
+
+/// The page as the worker sends it: the evidence part's item types (the
+/// page links one decoder for both parts), each trace list as a panel
+/// whose rows carry `data-episode` and `data-turn` (the page opens the
+/// stepper there).
+#[must_use]
+pub fn as_text(p: RuntimePage) -> AddendumPage {
+    let views = p
+        .views
+        .into_iter()
+        .map(|(id, items)| {
+            let items = items
+                .into_iter()
+                .map(|item| match item {
+                    RtItem::Heading(h) => Item::Heading(h),
+                    RtItem::Figure(f) => Item::Figure(f),
+                    RtItem::Panel(p) => Item::Panel(p),
+                    RtItem::Traces(l) => Item::Panel(l.linked_panel()),
+                })
+                .collect();
+            (id, items)
+        })
+        .collect();
+    AddendumPage { views }
+}
+
+/// Every view's items, with trace lists as [`TraceList`]s.
+#[must_use]
+pub fn items_page(r: &RuntimeReport, filter: Option<&FilterReport>) -> RuntimePage {
     let views = vec![
         ("quality".to_string(), quality(r)),
         ("conditions".to_string(), conditions(r)),
@@ -501,10 +595,14 @@ pub fn flags_list(s: &SliceReport) -> Option<TraceList> {
             ],
         })
         .collect();
-    (!rows.is_empty()).then(|| TraceList {
-        title: format!("Turn-accounting flags — {}", s.name),
-        headers: headers(&["Episode", "Condition", "Cap", "What"]),
-        rows,
+    (!rows.is_empty()).then(|| {
+        TraceList::new(
+            "horizon",
+            "runtime-flags",
+            format!("Turn-accounting flags — {}", s.name),
+            headers(&["Episode", "Condition", "Cap", "What"]),
+            rows,
+        )
     })
 }
 

@@ -557,9 +557,11 @@ fn evidence_turn(t: &TraceVerdict) -> Option<u32> {
 
 /// The invalid traces, each opening its episode at its evidence's turn.
 pub fn filter_traces(f: &FilterReport) -> TraceList {
-    TraceList {
-        title: "Invalid traces with their evidence".into(),
-        headers: headers(&[
+    TraceList::new(
+        "filter",
+        "runtime-invalid-traces",
+        "Invalid traces with their evidence".into(),
+        headers(&[
             "Episode",
             "Family",
             "Teacher",
@@ -570,8 +572,7 @@ pub fn filter_traces(f: &FilterReport) -> TraceList {
             "Loop pair (k, j, ratio)",
             "Bad/n",
         ]),
-        rows: f
-            .traces
+        f.traces
             .iter()
             .filter(|t| !t.verdict.is_valid())
             .map(|t| {
@@ -609,7 +610,7 @@ pub fn filter_traces(f: &FilterReport) -> TraceList {
                 }
             })
             .collect(),
-    }
+    )
 }
 
 pub(super) fn filter_view(filter: Option<&FilterReport>) -> Vec<RtItem> {

@@ -461,7 +461,7 @@ pub struct EvidenceAnswer {
 pub struct RuntimeAnswer {
     pub report: Exported<RuntimeReport>,
     pub log: Option<String>,
-    pub page: gapscope_view::runtime_addendum::RuntimePage,
+    pub page: gapscope_view::evidence::analyses::AddendumPage,
 }
 
 /// A part's report as its JSON text, as the command line's `--json` writes

@@ -183,12 +183,14 @@ fn every_job_has_an_ask_that_builds_it_and_reads_its_answer() {
         Runtime {
             source: None,
             simulate: Some(SimParams::default()),
+            addendum: true,
             bootstrap: 5,
             seed: 6,
         },
         &Job::Runtime {
             source: None,
             simulate: Some(SimParams::default()),
+            addendum: true,
             bootstrap: 5,
             seed: 6,
         },
@@ -310,7 +312,7 @@ fn the_replies_of_real_jobs_are_their_answers_values() {
     assert_eq!(digests.len(), 1);
     assert_eq!(digests[0].name, "results.json");
 
-    let (report, log) = run_ask(
+    let crate::protocol::RuntimeAnswer { report, log, page } = run_ask(
         Runtime {
             source: None,
             simulate: Some(SimParams {
@@ -318,6 +320,7 @@ fn the_replies_of_real_jobs_are_their_answers_values() {
                 caps: vec![5, 60],
                 ..SimParams::default()
             }),
+            addendum: false,
             bootstrap: 0,
             seed: 0,
         },
@@ -328,6 +331,7 @@ fn the_replies_of_real_jobs_are_their_answers_values() {
     .unwrap();
     assert_eq!(report.report().unwrap().episodes_read, 16);
     assert_eq!(log.map(|l| l.lines().count()), Some(16));
+    assert!(!page.items("quality").is_empty(), "the cost ratio beside the 2×2");
 
     // A job's own error is its reply's error, typed as the job's reply.
     let bad = Analyze(Request {
