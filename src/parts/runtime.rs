@@ -18,7 +18,9 @@ use crate::web;
 /// The runtime part's state.
 #[derive(Clone, Copy)]
 pub(crate) struct RuntimeState {
-    pub(crate) report: JobSlot<ask::Runtime, (gapscope_runtime::RuntimeReport, Option<String>)>,
+    /// The report behind an `Arc`: the views borrow it, never clone it.
+    pub(crate) report:
+        JobSlot<ask::Runtime, (std::sync::Arc<gapscope_runtime::RuntimeReport>, Option<String>)>,
     /// The report's JSON as the command line writes it (the export).
     pub(crate) json: StoredValue<String>,
     /// `None`: simulate with `params`.
@@ -86,7 +88,7 @@ impl Workbench {
                     let report = a.report.report();
                     json.set_value(a.report.into_json());
                     page.set_value(a.page);
-                    report.map(|r| (r, a.log))
+                    report.map(|r| (std::sync::Arc::new(r), a.log))
                 })));
             },
         );
@@ -373,7 +375,6 @@ pub(crate) fn RuntimeView(wb: Workbench, id: View) -> impl IntoView {
         let Some(slice) = r
             .slices
             .get(wb.rt.slice.get().min(r.slices.len().saturating_sub(1)))
-            .cloned()
         else {
             return view! { <p class="invalid">"No slice in this log."</p> }.into_any();
         };
@@ -412,10 +413,10 @@ pub(crate) fn RuntimeView(wb: Workbench, id: View) -> impl IntoView {
                     {r.summary.clone()}
                 </p>
                 {(0..slice.tables.len())
-                    .filter_map(|k| tv_runtime::cap_table(&slice, k))
+                    .filter_map(|k| tv_runtime::cap_table(slice, k))
                     .map(|t| view! { <TableView table=t wb=wb /> })
                     .collect_view()}
-                {tv_runtime::comparison_table(&slice)
+                {tv_runtime::comparison_table(slice)
                     .map(|t| view! { <TableView table=t wb=wb /> })}
                 {crate::parts::runtime_addendum::items(wb, "quality")}
             }
@@ -429,17 +430,17 @@ pub(crate) fn RuntimeView(wb: Workbench, id: View) -> impl IntoView {
             }
             View::Sweep => view! {
                 <Figure
-                    svg=tv_runtime::sweep_chart(&slice)
+                    svg=tv_runtime::sweep_chart(slice)
                     name="cap-sweep".into()
                     wb=wb
                     testid="sweep-chart"
                 />
-                <TableView table=tv_runtime::sweep_table(&slice) wb=wb />
+                <TableView table=tv_runtime::sweep_table(slice) wb=wb />
             }
             .into_any(),
             View::Trace => view! {
-                <TableView table=tv_runtime::trace_table(&slice) wb=wb />
-                <TableView table=tv_runtime::exposure_table(&slice) wb=wb />
+                <TableView table=tv_runtime::trace_table(slice) wb=wb />
+                <TableView table=tv_runtime::exposure_table(slice) wb=wb />
             }
             .into_any(),
             View::Verification => view! {

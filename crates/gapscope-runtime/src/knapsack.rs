@@ -184,9 +184,9 @@ pub struct AntiCollapse {
     /// The rule holds (on takeable items).
     pub holds: bool,
     /// The largest value over *all* items (any class, any weight) over the
-    /// optimum (`None` if the optimum is 0): reported, not checked. Absent
-    /// in reports written before it (read as `None`).
-    #[serde(default)]
+    /// optimum (`None` if the optimum is 0): reported, not checked; written,
+    /// not read back (a report read back has `None`).
+    #[serde(skip_deserializing)]
     pub largest_share_all_items: Option<f64>,
 }
 

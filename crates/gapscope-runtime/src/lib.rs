@@ -301,7 +301,9 @@ pub struct CapTable {
     pub g_s: Contrast,
     pub d: Contrast,
     /// Addendum §3: M(c) = Q_PS(c) − Q_SS(c), the model-selection
-    /// difference under stateless deployment.
+    /// difference under stateless deployment (written, not read back: the
+    /// page gets it as text).
+    #[serde(skip_deserializing, default = "Contrast::undefined")]
     pub m: Contrast,
 }
 

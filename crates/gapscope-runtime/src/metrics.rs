@@ -33,6 +33,20 @@ pub struct Contrast {
     pub from_table_means: Option<f64>,
 }
 
+impl Contrast {
+    /// A contrast with no value (what a report read back holds for a
+    /// contrast it does not read).
+    pub fn undefined() -> Self {
+        Contrast {
+            formula: String::new(),
+            value: None,
+            ci95: None,
+            n_shared: 0,
+            from_table_means: None,
+        }
+    }
+}
+
 /// Per-instance scores of one (condition, cap) cell: instance id → mean
 /// score of its episodes.
 pub type Cell = BTreeMap<String, f64>;
@@ -119,7 +133,7 @@ pub struct TurnMark {
     pub restart: Option<bool>,
     /// The next logged turn after a logged cap-hit turn (addendum §1: the
     /// turn a checkpoint would have been carried into).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not", skip_deserializing)]
     pub carried: bool,
 }
 
@@ -148,9 +162,13 @@ pub struct EpisodeMetrics {
     /// Addendum §1: carried turns (next logged turn after a logged cap hit),
     /// NameError turns among them, and `carried_in` marks on carried and on
     /// other turns (they enter no quantity; counted).
+    #[serde(skip_deserializing)]
     pub carried_turns: usize,
+    #[serde(skip_deserializing)]
     pub name_error_carried: usize,
+    #[serde(skip_deserializing)]
     pub carried_in_carried: usize,
+    #[serde(skip_deserializing)]
     pub carried_in_other: usize,
 }
 
@@ -310,11 +328,13 @@ pub struct MeanOf {
     /// Episodes with a defined value.
     pub n: usize,
     pub undefined: usize,
-    /// Instance ids averaged (≤ n).
-    #[serde(default)]
+    /// Instance ids averaged (≤ n). Written, not read back (the page shows
+    /// none of the addendum's trace quantities from the report).
+    #[serde(skip_deserializing)]
     pub ids: usize,
-    /// 95% instance-bootstrap interval (None with B = 0 or no id).
-    #[serde(default)]
+    /// 95% instance-bootstrap interval (None with B = 0 or no id); written,
+    /// not read back.
+    #[serde(skip_deserializing)]
     pub ci95: Option<[f64; 2]>,
 }
 
@@ -422,8 +442,9 @@ pub struct RestartRate {
     pub restarts: usize,
     pub rate: Option<f64>,
     /// Addendum §0: Σ restarts / Σ events over resampled ids (their events
-    /// travel with them); draws without an event are skipped.
-    #[serde(default)]
+    /// travel with them); draws without an event are skipped. Written, not
+    /// read back.
+    #[serde(skip_deserializing)]
     pub ci95: Option<[f64; 2]>,
     /// Addendum §8: fewer events than the threshold (default 20): shown as
     /// "too few events (n)"; the value is kept.
@@ -449,25 +470,27 @@ pub struct TraceRow {
     pub inspect_calls: MeanOf,
     pub distinct_items: MeanOf,
     pub replay_fraction: MeanOf,
-    /// Addendum §1: NameError turns on carried turns, per episode.
-    #[serde(default = "MeanOf::empty")]
+    /// Addendum §1: NameError turns on carried turns, per episode. This
+    /// and the addendum's counts below are written, not read back (the
+    /// page gets Table 18 as text from its worker).
+    #[serde(skip_deserializing, default = "MeanOf::empty")]
     pub name_error_carried: MeanOf,
     pub termination: TerminationCounts,
     pub restart: RestartRate,
     /// Addendum §1: carried turns, and `carried_in` marks on carried and on
     /// other turns (flagged when on other turns).
-    #[serde(default)]
+    #[serde(skip_deserializing)]
     pub carried_turns: usize,
-    #[serde(default)]
+    #[serde(skip_deserializing)]
     pub carried_in_carried: usize,
-    #[serde(default)]
+    #[serde(skip_deserializing)]
     pub carried_in_other: usize,
     /// Addendum §8: episodes with a `generator_warning`.
-    #[serde(default)]
+    #[serde(skip_deserializing)]
     pub generator_warnings: usize,
     /// Addendum §6: Σ tokens_in / Σ (in + out) over the episodes with
     /// tokens (no interval).
-    #[serde(default)]
+    #[serde(skip_deserializing)]
     pub input_share: Option<f64>,
 }
 

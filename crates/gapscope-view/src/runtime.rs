@@ -271,7 +271,11 @@ pub fn trace_table(slice: &SliceReport) -> Table {
                     Cell::text(t.termination.finish.to_string()),
                     Cell::text(t.termination.turn_limit.to_string()),
                     Cell::text(t.termination.timeout.to_string()),
-                    Cell::num(t.restart.rate, 2),
+                    if t.restart.too_few_events {
+                        Cell::text(format!("too few events ({})", t.restart.events))
+                    } else {
+                        Cell::num(t.restart.rate, 2)
+                    },
                     Cell::text(t.restart.events.to_string()),
                 ]
             })
