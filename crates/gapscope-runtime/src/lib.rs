@@ -391,6 +391,10 @@ pub struct EpisodeTrace {
     pub verified: Option<f64>,
     pub metrics: EpisodeMetrics,
     pub turns: Vec<TurnMark>,
+    /// Read back without the addendum's fields but the intervention
+    /// ([`log::de_reported`]): the page, which reads reports, links no
+    /// decoder for them.
+    #[serde(deserialize_with = "log::de_reported")]
     pub episode: Episode,
 }
 
@@ -542,8 +546,25 @@ fn validate(settings: &RuntimeSettings) -> Result<(), RuntimeError> {
     Ok(())
 }
 
+/// The most bootstrap indices an analysis keeps to reuse (4 bytes each):
+/// every interval of a slice resamples its instance ids from a fresh stream
+/// of the same seed, so the draws are made once per (n, B, seed)
+/// ([`gapscope_stats::paired::with_draw_cache`]; the numbers are the same
+/// bit for bit). 256 MB natively, 64 MB in the browser's worker.
+#[cfg(not(target_arch = "wasm32"))]
+pub const DRAW_CACHE_LIMIT: usize = 64 << 20;
+#[cfg(target_arch = "wasm32")]
+pub const DRAW_CACHE_LIMIT: usize = 16 << 20;
+
 /// Analyse episodes already read.
 pub fn analyze_log(
+    log: EpisodeLog,
+    settings: &RuntimeSettings,
+) -> Result<RuntimeReport, RuntimeError> {
+    gapscope_stats::paired::with_draw_cache(DRAW_CACHE_LIMIT, || analyze_cached(log, settings))
+}
+
+fn analyze_cached(
     mut log: EpisodeLog,
     settings: &RuntimeSettings,
 ) -> Result<RuntimeReport, RuntimeError> {

@@ -281,6 +281,94 @@ pub(crate) fn de_id<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error>
     }
 }
 
+/// An episode as a report holds it, read back: the base spec's fields and
+/// the intervention; the addendum's other fields are left at their
+/// defaults (the page, which reads reports, shows none of them, and so
+/// links no decoder for them; the log's reader is [`Episode`]'s own).
+pub(crate) fn de_reported<'de, D: Deserializer<'de>>(d: D) -> Result<Episode, D::Error> {
+    #[derive(Deserialize)]
+    struct TurnBack {
+        index: u32,
+        logged: bool,
+        #[serde(default)]
+        code: Option<String>,
+        #[serde(default)]
+        calls: Vec<Call>,
+        #[serde(default)]
+        error: Option<String>,
+        #[serde(default)]
+        tokens_in: Option<u64>,
+        #[serde(default)]
+        tokens_out: Option<u64>,
+        #[serde(default)]
+        stdout: Option<String>,
+        #[serde(default)]
+        record: Option<RecordNote>,
+    }
+    #[derive(Deserialize)]
+    struct EpisodeBack {
+        #[serde(deserialize_with = "de_id")]
+        episode_id: String,
+        task_family: String,
+        #[serde(deserialize_with = "de_id")]
+        instance_id: String,
+        train_runtime: Runtime,
+        deploy_runtime: Runtime,
+        cap: u32,
+        seed: u64,
+        rollout: u64,
+        base_model: String,
+        score: f64,
+        termination: Termination,
+        #[serde(default)]
+        instance: Option<serde_json::Value>,
+        turns: Vec<TurnBack>,
+        #[serde(default)]
+        intervention: Option<String>,
+    }
+    let e = EpisodeBack::deserialize(d)?;
+    Ok(Episode {
+        episode_id: e.episode_id,
+        task_family: e.task_family,
+        instance_id: e.instance_id,
+        train_runtime: e.train_runtime,
+        deploy_runtime: e.deploy_runtime,
+        cap: e.cap,
+        seed: e.seed,
+        rollout: e.rollout,
+        base_model: e.base_model,
+        score: e.score,
+        termination: e.termination,
+        instance: e.instance,
+        turns: e
+            .turns
+            .into_iter()
+            .map(|t| Turn {
+                index: t.index,
+                logged: t.logged,
+                code: t.code,
+                calls: t.calls,
+                error: t.error,
+                tokens_in: t.tokens_in,
+                tokens_out: t.tokens_out,
+                stdout: t.stdout,
+                record: t.record,
+                failure: None,
+                carried_in: false,
+                completion: None,
+            })
+            .collect(),
+        intervention: e.intervention,
+        batch: None,
+        turn_limit: None,
+        wall_clock_limit_s: None,
+        context_window: None,
+        output_reservation: None,
+        generator_warning: None,
+        score_components: None,
+    })
+}
+
 /// [`de_id`] for an optional field.
 pub(crate) fn de_opt_id<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
     de_id(d).map(Some)

@@ -146,6 +146,13 @@ fn check_exact_numbers(inst: &serde_json::Value) -> Result<(), String> {
 
 /// Parse one line into an episode; the error names the field path.
 pub fn parse_line(raw: &str) -> Result<Episode, String> {
+    // The plain parser first (path tracking costs about as much as the
+    // parse itself); a line it refuses is parsed again with the path
+    // tracked, for the located message.
+    if let Ok(e) = serde_json::from_str::<Episode>(raw) {
+        check(&e)?;
+        return Ok(e);
+    }
     let mut de = serde_json::Deserializer::from_str(raw);
     let e: Episode = serde_path_to_error::deserialize(&mut de).map_err(|err| {
         let path = err.path().to_string();

@@ -137,10 +137,18 @@ pub(crate) fn slice_report(
                 .iter()
                 .filter_map(|&cap| {
                     let c = cells.get(&(a.clone(), cap))?;
-                    Some(SweepPoint {
-                        cap,
-                        q: metrics::estimate(Some(c), b, seed),
-                    })
+                    // A base condition's Q is its 2×2 cell's (the same
+                    // estimate, computed once).
+                    let q = match a.intervention {
+                        None => tables
+                            .iter()
+                            .find(|t| t.cap == cap)
+                            .and_then(|t| t.cells.iter().find(|x| x.condition == a.base))
+                            .map(|x| x.q.clone()),
+                        Some(_) => None,
+                    }
+                    .unwrap_or_else(|| metrics::estimate(Some(c), b, seed));
+                    Some(SweepPoint { cap, q })
                 })
                 .collect(),
         })

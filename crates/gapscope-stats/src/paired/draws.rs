@@ -42,6 +42,17 @@ impl BootInterval {
 /// fresh stream (module doc). Nothing is drawn when `n` is 0 or does not fit
 /// in `u32` (a [`Run`](super::Run) has at most `u32::MAX` tasks).
 pub(crate) fn for_each_draw(n: usize, draws: usize, seed: u64, mut f: impl FnMut(&[u32])) {
+    if let Some(kept) = scoped_draws(n, draws, seed) {
+        for picks in kept.chunks_exact(n) {
+            f(picks);
+        }
+        return;
+    }
+    stream_draws(n, draws, seed, f);
+}
+
+/// [`for_each_draw`] without the scoped cache: the indices drawn afresh.
+fn stream_draws(n: usize, draws: usize, seed: u64, mut f: impl FnMut(&[u32])) {
     let Ok(m) = u32::try_from(n) else {
         return;
     };
@@ -56,6 +67,66 @@ pub(crate) fn for_each_draw(n: usize, draws: usize, seed: u64, mut f: impl FnMut
         }
         f(&picks);
     }
+}
+
+/// The draws kept while [`with_draw_cache`] runs: per (n, B, seed), every
+/// index of the B draws, oldest first; `used` indices of at most `limit`.
+struct Scoped {
+    limit: usize,
+    used: usize,
+    kept: Vec<((usize, usize, u64), std::rc::Rc<[u32]>)>,
+}
+
+thread_local! {
+    static SCOPED: std::cell::RefCell<Option<Scoped>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The kept indices of (n, B, seed) while a scoped cache is on, drawn and
+/// kept on first use when they fit; `None` otherwise (the caller streams).
+fn scoped_draws(n: usize, draws: usize, seed: u64) -> Option<std::rc::Rc<[u32]>> {
+    SCOPED.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let c = slot.as_mut()?;
+        let key = (n, draws, seed);
+        if let Some((_, v)) = c.kept.iter().find(|(k, _)| *k == key) {
+            return Some(v.clone());
+        }
+        let size = n.checked_mul(draws)?;
+        if n == 0 || draws == 0 || size > c.limit {
+            return None;
+        }
+        while c.used + size > c.limit && !c.kept.is_empty() {
+            let (_, old) = c.kept.remove(0);
+            c.used -= old.len();
+        }
+        let mut all = Vec::with_capacity(size);
+        stream_draws(n, draws, seed, |picks| all.extend_from_slice(picks));
+        let v: std::rc::Rc<[u32]> = all.into();
+        c.used += v.len();
+        c.kept.push((key, v.clone()));
+        Some(v)
+    })
+}
+
+/// Runs `f` with the draws of every bootstrap in it kept per (n, B, seed),
+/// up to `limit` indices (4 bytes each) on this thread: an analysis whose
+/// statistics resample the same units (every interval of a runtime slice
+/// resamples its instance ids from a fresh stream of the same seed) draws
+/// them once. The indices are exactly [`for_each_draw`]'s, so every number
+/// is the same as without the cache, bit for bit; draws larger than
+/// `limit` stream as before. The cache is dropped when `f` returns (a
+/// nested call keeps its own and restores the outer one).
+pub fn with_draw_cache<T>(limit: usize, f: impl FnOnce() -> T) -> T {
+    let outer = SCOPED.with(|cell| {
+        cell.replace(Some(Scoped {
+            limit,
+            used: 0,
+            kept: Vec::new(),
+        }))
+    });
+    let out = f();
+    SCOPED.with(|cell| cell.replace(outer));
+    out
 }
 
 /// The most indices a [`DrawCache`] keeps (B × n; 4 bytes each: 64 MB).

@@ -121,7 +121,7 @@ mod two;
 
 use serde::{Deserialize, Serialize};
 
-pub use draws::BootInterval;
+pub use draws::{with_draw_cache, BootInterval};
 pub use exact::{
     clustered_exact_mcnemar, sign_flip_exact_p, sign_test_p, ClusteredMcNemar, MAX_CONVOLUTION_SUM,
     MAX_CONVOLUTION_WORK, MAX_ENUMERATED,
