@@ -1,9 +1,9 @@
 // The page's budget, measured on the built page (dist/, or --dist DIR):
 //   node scripts/budget.mjs --bundle       the whole: every file under dist/ (recursively),
-//                                          gzip -9 each, summed; limit 2.75 MB (deterministic; docs/decisions.md 33)
+//                                          gzip -9 each, summed; limit 2.85 MB (deterministic; docs/decisions.md 34)
 //   node scripts/budget.mjs --first-load   what the first visit fetches: the gzipped bytes
 //                                          of every response, the page's and its workers',
-//                                          from navigation to the analysed gaps page; limit 1.15 MB
+//                                          from navigation to the analysed gaps page; limit 1.16 MB
 //   node scripts/budget.mjs --cold --reference DIR
 //                                          cold load: the median of 5 loads, each in a fresh
 //                                          browser context, of the time from navigation to the
@@ -27,8 +27,8 @@ const option = (name) => {
 };
 const DIST = resolve(option('--dist') ?? join(ROOT, 'dist'));
 const MB = 1024 * 1024;
-const WHOLE_LIMIT = 2.75 * MB;
-const FIRST_LOAD_LIMIT = 1.15 * MB;
+const WHOLE_LIMIT = 2.85 * MB;
+const FIRST_LOAD_LIMIT = 1.16 * MB;
 const COLD_RATIO_LIMIT = 1.1;
 const COLD_LOADS = 5;
 
