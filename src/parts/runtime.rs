@@ -19,8 +19,13 @@ use crate::web;
 #[derive(Clone, Copy)]
 pub(crate) struct RuntimeState {
     /// The report behind an `Arc`: the views borrow it, never clone it.
-    pub(crate) report:
-        JobSlot<ask::Runtime, (std::sync::Arc<gapscope_runtime::RuntimeReport>, Option<String>)>,
+    pub(crate) report: JobSlot<
+        ask::Runtime,
+        (
+            std::sync::Arc<gapscope_runtime::RuntimeReport>,
+            Option<String>,
+        ),
+    >,
     /// The report's JSON as the command line writes it (the export).
     pub(crate) json: StoredValue<String>,
     /// `None`: simulate with `params`.

@@ -133,7 +133,11 @@ pub struct TurnMark {
     pub restart: Option<bool>,
     /// The next logged turn after a logged cap-hit turn (addendum §1: the
     /// turn a checkpoint would have been carried into).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not", skip_deserializing)]
+    #[serde(
+        default,
+        skip_serializing_if = "std::ops::Not::not",
+        skip_deserializing
+    )]
     pub carried: bool,
 }
 

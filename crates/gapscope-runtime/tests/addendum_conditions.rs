@@ -323,3 +323,37 @@ fn generator_warnings_counted_and_excluded_on_request() {
         .iter()
         .any(|w| w.contains("1 episode(s) with a generator_warning")));
 }
+
+/// Addendum §8: under the verified score a control family (no verifier) is
+/// left out of Q, named with its count; §9: exposure at a further cap ≤ the
+/// slack cap is reported, above it is undefined and said.
+#[test]
+fn no_verifier_and_exposure_caps() {
+    let mut nav = ep("n1", "g1", "PP", None, vec![logged(0, json!([]), None)]);
+    nav["task_family"] = json!("navigation");
+    let mut nav2 = nav.clone();
+    nav2["episode_id"] = json!("n2");
+    nav2["cap"] = json!(4);
+    let log = text(&[nav, nav2]);
+    let verified = RuntimeSettings {
+        score: gapscope_runtime::ScoreSource::Verified,
+        exposure_caps: vec![1, 9],
+        ..RuntimeSettings::default()
+    };
+    let r = analyze(&log, &verified).unwrap();
+    assert!(
+        r.warnings.iter().any(|w| w == "no verifier for navigation: its 2 episode(s) are left out of Q under --score verified"),
+        "{:?}",
+        r.warnings
+    );
+    let s = &r.slices[0];
+    let caps: Vec<u32> = s.exposure[0].by_cap.iter().map(|e| e.cap).collect();
+    assert_eq!(caps, [1, 2, 4], "1 added, 9 above the slack cap 4 left out");
+    assert!(
+        s.warnings
+            .iter()
+            .any(|w| w.contains("exposure at cap(s) 9 is undefined")),
+        "{:?}",
+        s.warnings
+    );
+}

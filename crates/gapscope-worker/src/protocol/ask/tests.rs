@@ -331,7 +331,10 @@ fn the_replies_of_real_jobs_are_their_answers_values() {
     .unwrap();
     assert_eq!(report.report().unwrap().episodes_read, 16);
     assert_eq!(log.map(|l| l.lines().count()), Some(16));
-    assert!(!page.items("quality").is_empty(), "the cost ratio beside the 2×2");
+    assert!(
+        !page.items("quality").is_empty(),
+        "the cost ratio beside the 2×2"
+    );
 
     // A job's own error is its reply's error, typed as the job's reply.
     let bad = Analyze(Request {
