@@ -421,8 +421,7 @@ pub(crate) fn RuntimeView(wb: Workbench, id: View) -> impl IntoView {
                     .filter_map(|k| tv_runtime::cap_table(slice, k))
                     .map(|t| view! { <TableView table=t wb=wb /> })
                     .collect_view()}
-                {tv_runtime::comparison_table(slice)
-                    .map(|t| view! { <TableView table=t wb=wb /> })}
+                {tv_runtime::comparison_table(slice).map(|t| view! { <TableView table=t wb=wb /> })}
                 {crate::parts::runtime_addendum::items(wb, "quality")}
             }
             .into_any(),
