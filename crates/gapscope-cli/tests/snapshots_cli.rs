@@ -108,7 +108,7 @@ fn pieces(v: &Value, keys: &[&str]) -> Value {
 /// Every command's help: the commands, flags, defaults and their wording.
 #[test]
 fn help_of_every_command() {
-    let commands: [(&str, &[&str]); 16] = [
+    let commands: [(&str, &[&str]); 17] = [
         ("top", &[]),
         ("report", &["report"]),
         ("compare", &["compare"]),
@@ -125,6 +125,7 @@ fn help_of_every_command() {
         ("evidence_tau2_labels", &["evidence", "tau2-labels"]),
         ("runtime_analyze", &["runtime", "analyze"]),
         ("runtime_simulate", &["runtime", "simulate"]),
+        ("runtime_filter", &["runtime", "filter"]),
     ];
     for (name, words) in commands {
         let mut args = words.to_vec();
