@@ -21,7 +21,7 @@
 //!   (addendum §4).
 //! - [`gain`]: distinct items gained against inspect calls (addendum §5).
 //! - [`cost`]: the token cost ratio and the input share (addendum §6).
-//! - [`slice`] builds one slice's report, [`sections`] its addendum
+//! - [`slice`](mod@slice) builds one slice's report, [`sections`] its addendum
 //!   sections and the report's across analyses and horizon sweeps.
 
 pub mod accounting;
@@ -392,7 +392,7 @@ pub struct EpisodeTrace {
     pub metrics: EpisodeMetrics,
     pub turns: Vec<TurnMark>,
     /// Read back without the addendum's fields but the intervention
-    /// ([`log::de_reported`]): the page, which reads reports, links no
+    /// (`log::de_reported`): the page, which reads reports, links no
     /// decoder for them.
     #[serde(deserialize_with = "log::de_reported")]
     pub episode: Episode,

@@ -2,9 +2,9 @@
 //! language models**, writing one episode log that exercises every view of
 //! the runtime-contracts addendum without user data.
 //!
-//! What it contains (defaults in brackets):
-//! - **Opaque Knapsack, open condition set (§1).** Per seed [0, 1], horizon
-//!   [T_max 24 / 2000 s, 48 / 4000 s], cap [5, 60] and instance [4]: batch 1
+//! What it contains (defaults in braces):
+//! - **Opaque Knapsack, open condition set (§1).** Per seed {0, 1}, horizon
+//!   {T_max 24 / 2000 s, 48 / 4000 s}, cap {5, 60} and instance {4}: batch 1
 //!   runs the 2×2 plus `P->S+carry` and `P->S+carry_announced`; batch 2 runs
 //!   the 2×2 plus `P->S+carry` again (Table 18's "Carry (re-run)"). Under
 //!   `carry` the P-trained policy's bindings survive a cap cut under S into
@@ -12,8 +12,8 @@
 //!   `carry_announced` it is also told, so after a cut it continues and
 //!   decides in the carried block and never rebuilds (re-lists) after a cut.
 //! - **Horizon and failures (§2).** Every episode carries `turn_limit`,
-//!   `wall_clock_limit_s`, `context_window` [4096] and `output_reservation`
-//!   [820] (the paper's 40960/8192 ratio, scaled to the simulator's token
+//!   `wall_clock_limit_s`, `context_window` {4096} and `output_reservation`
+//!   {820} (the paper's 40960/8192 ratio, scaled to the simulator's token
 //!   counts). A model call whose input + reservation exceeds the window fails
 //!   as `context_overflow` (late turns of the stuck P->S episodes); the
 //!   failed-call draws are `call_error`, `rejected` or left unclassified.

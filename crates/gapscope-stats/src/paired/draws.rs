@@ -74,8 +74,11 @@ fn stream_draws(n: usize, draws: usize, seed: u64, mut f: impl FnMut(&[u32])) {
 struct Scoped {
     limit: usize,
     used: usize,
-    kept: Vec<((usize, usize, u64), std::rc::Rc<[u32]>)>,
+    kept: Vec<(DrawKey, std::rc::Rc<[u32]>)>,
 }
+
+/// (n, B, seed): what a draw's indices depend on.
+type DrawKey = (usize, usize, u64);
 
 thread_local! {
     static SCOPED: std::cell::RefCell<Option<Scoped>> = const { std::cell::RefCell::new(None) };
@@ -112,7 +115,7 @@ fn scoped_draws(n: usize, draws: usize, seed: u64) -> Option<std::rc::Rc<[u32]>>
 /// up to `limit` indices (4 bytes each) on this thread: an analysis whose
 /// statistics resample the same units (every interval of a runtime slice
 /// resamples its instance ids from a fresh stream of the same seed) draws
-/// them once. The indices are exactly [`for_each_draw`]'s, so every number
+/// them once. The indices are exactly those drawn afresh, so every number
 /// is the same as without the cache, bit for bit; draws larger than
 /// `limit` stream as before. The cache is dropped when `f` returns (a
 /// nested call keeps its own and restores the outer one).
