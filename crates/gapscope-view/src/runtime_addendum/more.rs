@@ -196,10 +196,9 @@ pub fn t_forest(
     Some(AnalysisFigure {
         section: "replications".into(),
         svg: chart::forest(
-            &format!(
-                "T = D({}) − D({}) per column and pooled — {}",
-                a.c_tight, a.c_slack, sec.group
-            ),
+            // Short: a longer title runs past the figure's edge (the
+            // group is named by the heading above it).
+            &format!("T = D({}) − D({}): columns and pooled", a.c_tight, a.c_slack),
             "T",
             &rows,
         ),
@@ -333,10 +332,8 @@ pub fn gain_figure(s: &SliceReport) -> Option<AnalysisFigure> {
     Some(AnalysisFigure {
         section: "mechanism".into(),
         svg: chart::lines(
-            &format!(
-                "Distinct items gained against inspect calls, cap {} — {}",
-                g.cap, s.name
-            ),
+            // Short: the slice is named by the heading above it.
+            &format!("Items gained against inspect calls, cap {}", g.cap),
             "inspect calls x",
             "G(x): items gained after turn 0",
             &lines,
