@@ -198,7 +198,10 @@ pub fn t_forest(
         svg: chart::forest(
             // Short: a longer title runs past the figure's edge (the
             // group is named by the heading above it).
-            &format!("T = D({}) − D({}): columns and pooled", a.c_tight, a.c_slack),
+            &format!(
+                "T = D({}) − D({}): columns and pooled",
+                a.c_tight, a.c_slack
+            ),
             "T",
             &rows,
         ),
