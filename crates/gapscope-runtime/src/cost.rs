@@ -105,18 +105,11 @@ pub struct TokenRatio {
 
 /// Per id the mean tokens of its episodes with tokens.
 fn per_id_tokens(episodes: &[&Episode]) -> BTreeMap<String, f64> {
-    let mut by_id: BTreeMap<String, (f64, usize)> = BTreeMap::new();
-    for e in episodes {
-        if let Some(t) = episode_tokens(e) {
-            let slot = by_id.entry(e.instance_id.clone()).or_insert((0.0, 0));
-            slot.0 += t as f64;
-            slot.1 += 1;
-        }
-    }
-    by_id
-        .into_iter()
-        .map(|(id, (s, n))| (id, s / n as f64))
-        .collect()
+    crate::metrics::per_id_cell(
+        episodes
+            .iter()
+            .filter_map(|e| Some((e.instance_id.clone(), episode_tokens(e)? as f64))),
+    )
 }
 
 /// R_{A/B} of cells `a` and `b` (each one condition at one cap, in one

@@ -16,7 +16,7 @@
 //! condition against the first's, paired; b̄ over all of them (the common
 //! baseline).
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -140,16 +140,7 @@ pub struct GainReport {
 
 /// Per id the mean of `f` over the episodes.
 fn per_id(gains: &[&EpisodeGain], f: impl Fn(&EpisodeGain) -> f64) -> Cell {
-    let mut by_id: BTreeMap<String, (f64, usize)> = BTreeMap::new();
-    for e in gains {
-        let slot = by_id.entry(e.instance_id.clone()).or_insert((0.0, 0));
-        slot.0 += f(e);
-        slot.1 += 1;
-    }
-    by_id
-        .into_iter()
-        .map(|(id, (s, n))| (id, s / n as f64))
-        .collect()
+    crate::metrics::per_id_cell(gains.iter().map(|e| (e.instance_id.clone(), f(e))))
 }
 
 /// Curves and summaries of `cells` (label, episodes; one slice, one cap; two
@@ -454,7 +445,8 @@ mod tests {
         let cells = vec![("P->P".to_string(), eps.iter().collect::<Vec<_>>())];
         let rep = gain_curves(&cells, &tools(), 200, 0).unwrap();
         let c = &rep.conditions[0];
-        let mut by_id: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+        let mut by_id: std::collections::BTreeMap<String, Vec<f64>> =
+            std::collections::BTreeMap::new();
         for e in &eps {
             let (m, _) = episode_metrics(e, Some(&fam), "cap", crate::metrics::ListingCount::Calls);
             by_id

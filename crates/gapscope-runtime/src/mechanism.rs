@@ -12,7 +12,7 @@
 //! overflow). Per cell: the three means, per instance id first, with the
 //! instance bootstrap (§0), the blind-take total and the left-out counts.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
@@ -267,17 +267,7 @@ fn per_id_estimate(
     draws: usize,
     seed: u64,
 ) -> Estimate {
-    let mut by_id: BTreeMap<String, (f64, usize)> = BTreeMap::new();
-    for (id, v) in values {
-        let slot = by_id.entry(id).or_insert((0.0, 0));
-        slot.0 += v;
-        slot.1 += 1;
-    }
-    let cell: metrics::Cell = by_id
-        .into_iter()
-        .map(|(id, (s, n))| (id, s / n as f64))
-        .collect();
-    metrics::estimate(Some(&cell), draws, seed)
+    metrics::estimate(Some(&metrics::per_id_cell(values)), draws, seed)
 }
 
 /// Coverage, decision and recall of one cell's `episodes` (the caller picks

@@ -51,6 +51,22 @@ impl Contrast {
 /// score of its episodes.
 pub type Cell = BTreeMap<String, f64>;
 
+/// The cell of per-episode `values` (instance id, value): each id's values
+/// summed in the order given, over their number (addendum §0: per id
+/// first).
+pub fn per_id_cell(values: impl IntoIterator<Item = (String, f64)>) -> Cell {
+    let mut by_id: BTreeMap<String, (f64, usize)> = BTreeMap::new();
+    for (id, v) in values {
+        let slot = by_id.entry(id).or_insert((0.0, 0));
+        slot.0 += v;
+        slot.1 += 1;
+    }
+    by_id
+        .into_iter()
+        .map(|(id, (s, n))| (id, s / n as f64))
+        .collect()
+}
+
 /// Percentile bootstrap of a mean: the statistics layer's paired
 /// bootstrap ([`gapscope_stats::paired::bootstrap_mean`]: B draws of n
 /// indices, u32, ChaCha8 seeded with `seed`; 2.5th and 97.5th percentiles
