@@ -5,6 +5,8 @@
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 cd "$ROOT"
+# One clean build: incremental caches only cost disk here (decision in Cargo.toml, [profile.dev]).
+export CARGO_INCREMENTAL=0
 
 if [ ! -d ../shared ]; then
   echo "test: ../shared (papers, spec, data) is missing beside this clone; the tests need it" >&2
