@@ -51,6 +51,73 @@ pub(crate) fn for_each_draw(n: usize, draws: usize, seed: u64, mut f: impl FnMut
     stream_draws(n, draws, seed, f);
 }
 
+/// Draws handed out together by [`for_each_block`]: their sums are
+/// independent chains of additions, so summing them interleaved keeps the
+/// processor busy where one draw's sum waits on each addition in turn.
+pub(crate) const BLOCK: usize = 8;
+
+/// [`for_each_draw`] a block at a time: `f` gets the indices of up to
+/// [`BLOCK`] consecutive draws (draw-major: draw j's n indices at
+/// `j * n .. (j + 1) * n`), every draw exactly once and in order, the same
+/// indices as [`for_each_draw`].
+pub(crate) fn for_each_block(n: usize, draws: usize, seed: u64, mut f: impl FnMut(&[u32])) {
+    let Some(size) = n.checked_mul(BLOCK) else {
+        return for_each_draw(n, draws, seed, f);
+    };
+    if let Some(kept) = scoped_draws(n, draws, seed) {
+        for block in kept.chunks(size) {
+            f(block);
+        }
+        return;
+    }
+    let Ok(m) = u32::try_from(n) else {
+        return;
+    };
+    if m == 0 {
+        return;
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut buf = vec![0u32; size];
+    let mut left = draws;
+    while left > 0 {
+        let k = left.min(BLOCK);
+        for slot in &mut buf[..k * n] {
+            *slot = rng.random_range(0..m);
+        }
+        f(&buf[..k * n]);
+        left -= k;
+    }
+}
+
+/// Each draw's `Σ values[pick]` for the draws of a `block` of
+/// [`for_each_block`] (n = `values.len()`), into `out[..k]` for its k
+/// draws. Every sum adds its picks in order from the neutral element of
+/// `f64`'s `Sum`, as `picks.iter().map(..).sum()` does, so each is that sum
+/// bit for bit; a full block runs its [`BLOCK`] sums interleaved.
+pub(crate) fn block_sums(values: &[f64], block: &[u32], out: &mut [f64; BLOCK]) -> usize {
+    let n = values.len();
+    if n == 0 {
+        return 0;
+    }
+    let k = block.len() / n;
+    let zero: f64 = std::iter::empty::<f64>().sum();
+    if k == BLOCK {
+        let rows: [&[u32]; BLOCK] = std::array::from_fn(|j| &block[j * n..(j + 1) * n]);
+        let mut acc = [zero; BLOCK];
+        for i in 0..n {
+            for (a, row) in acc.iter_mut().zip(&rows) {
+                *a += values[row[i] as usize];
+            }
+        }
+        *out = acc;
+    } else {
+        for (o, picks) in out.iter_mut().zip(block.chunks_exact(n)) {
+            *o = picks.iter().map(|&i| values[i as usize]).sum();
+        }
+    }
+    k
+}
+
 /// [`for_each_draw`] without the scoped cache: the indices drawn afresh.
 fn stream_draws(n: usize, draws: usize, seed: u64, mut f: impl FnMut(&[u32])) {
     let Ok(m) = u32::try_from(n) else {
@@ -252,6 +319,48 @@ mod tests {
         let mut count = 0;
         big.for_each(MAX_CACHED + 1, 1, 0, |p| count += p.len());
         assert_eq!((count, big.kept.len()), (MAX_CACHED + 1, 0));
+    }
+
+    #[test]
+    fn blocks_hand_out_the_streams_draws_and_their_sums() {
+        // Every (n, B) shape: B below, at and above a block, not a multiple
+        // of it; streamed and from the scoped cache.
+        for (n, b) in [(1usize, 1usize), (3, 7), (5, 8), (4, 9), (13, 35), (2, 0)] {
+            let mut streamed: Vec<Vec<u32>> = Vec::new();
+            for_each_draw(n, b, 11, |p| streamed.push(p.to_vec()));
+            for cached in [false, true] {
+                let mut blocks: Vec<Vec<u32>> = Vec::new();
+                let mut run = || {
+                    for_each_block(n, b, 11, |blk| {
+                        blocks.extend(blk.chunks(n).map(<[u32]>::to_vec))
+                    })
+                };
+                if cached {
+                    with_draw_cache(1 << 20, run);
+                } else {
+                    run();
+                }
+                assert_eq!(blocks, streamed, "n {n}, B {b}, cached {cached}");
+            }
+            // Sums bit for bit, with values whose sum depends on the order
+            // and an all −0 column (the neutral element's sign).
+            let values: Vec<f64> = (0..n)
+                .map(|i| 0.1 * (i as f64 + 1.0) * 1e15_f64.powi(i as i32 % 2))
+                .collect();
+            for vals in [values, vec![-0.0; n]] {
+                let mut got: Vec<u64> = Vec::new();
+                let mut sums = [0.0; BLOCK];
+                for_each_block(n, b, 11, |blk| {
+                    let k = block_sums(&vals, blk, &mut sums);
+                    got.extend(sums[..k].iter().map(|s| s.to_bits()));
+                });
+                let want: Vec<u64> = streamed
+                    .iter()
+                    .map(|p| p.iter().map(|&i| vals[i as usize]).sum::<f64>().to_bits())
+                    .collect();
+                assert_eq!(got, want, "n {n}, B {b}");
+            }
+        }
     }
 
     #[test]

@@ -308,8 +308,13 @@ pub(crate) fn draw_delta(d: &[f64], picks: &[u32]) -> f64 {
 /// ```
 pub fn bootstrap_mean(d: &[f64], draws: usize, seed: u64) -> Option<BootInterval> {
     let mut boot = Collector::with_capacity(draws);
-    super::draws::for_each_draw(d.len(), draws, seed, |picks| {
-        boot.push(Some(draw_delta(d, picks)));
+    let mut sums = [0.0; super::draws::BLOCK];
+    super::draws::for_each_block(d.len(), draws, seed, |block| {
+        let k = super::draws::block_sums(d, block, &mut sums);
+        for s in &sums[..k] {
+            // draw_delta's value: the draw's sum over n.
+            boot.push(Some(s / d.len() as f64));
+        }
     });
     boot.finish(d.len() == 1)
 }
@@ -399,9 +404,13 @@ pub fn bootstrap_means(columns: &[Vec<f64>], draws: usize, seed: u64) -> Vec<Opt
         .iter()
         .map(|_| Collector::with_capacity(draws))
         .collect();
-    super::draws::for_each_draw(n, draws, seed, |picks| {
+    let mut sums = [0.0; super::draws::BLOCK];
+    super::draws::for_each_block(n, draws, seed, |block| {
         for (c, boot) in columns.iter().zip(boots.iter_mut()) {
-            boot.push(Some(draw_delta(c, picks)));
+            let k = super::draws::block_sums(c, block, &mut sums);
+            for s in &sums[..k] {
+                boot.push(Some(s / n as f64));
+            }
         }
     });
     boots.into_iter().map(|b| b.finish(n == 1)).collect()
