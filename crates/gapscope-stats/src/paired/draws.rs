@@ -332,8 +332,8 @@ mod tests {
                 let mut blocks: Vec<Vec<u32>> = Vec::new();
                 let mut run = || {
                     for_each_block(n, b, 11, |blk| {
-                        blocks.extend(blk.chunks(n).map(<[u32]>::to_vec))
-                    })
+                        blocks.extend(blk.chunks(n).map(<[u32]>::to_vec));
+                    });
                 };
                 if cached {
                     with_draw_cache(1 << 20, run);
