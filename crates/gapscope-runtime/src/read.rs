@@ -175,17 +175,60 @@ pub fn parse_line(raw: &str) -> Result<Episode, String> {
     Ok(e)
 }
 
+/// Logs of fewer lines are parsed in this thread.
+const PARALLEL_FROM: usize = 2_000;
+
+/// [`parse_line`] of every line, in order. Natively a long log is parsed
+/// on the machine's threads (contiguous ranges of lines, at most 8); each
+/// line's result depends on that line alone, so the log reads the same
+/// either way. On wasm32 (a worker: one thread) always in this thread.
+fn parse_all(lines: &[(u64, &str)]) -> Vec<Result<Episode, String>> {
+    let threads = if cfg!(target_arch = "wasm32") || lines.len() < PARALLEL_FROM {
+        1
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
+    };
+    if threads <= 1 {
+        return lines.iter().map(|(_, raw)| parse_line(raw)).collect();
+    }
+    let per = lines.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = lines
+            .chunks(per)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|(_, raw)| parse_line(raw))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|h| {
+                // A parse never panics (serde reports errors); a panic in a
+                // thread is a bug and is re-raised here.
+                h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
+            })
+            .collect()
+    })
+}
+
 /// Read an episode log (blank lines are skipped silently; malformed lines
 /// and repeated `episode_id`s are reported and skipped).
 pub fn read_jsonl(text: &str) -> EpisodeLog {
     let mut log = EpisodeLog::default();
     let mut seen: IndexMap<String, u64> = IndexMap::new();
-    for (i, raw) in text.trim_start_matches('\u{feff}').lines().enumerate() {
-        let line = i as u64 + 1;
-        if raw.trim().is_empty() {
-            continue;
-        }
-        match parse_line(raw) {
+    let lines: Vec<(u64, &str)> = text
+        .trim_start_matches('\u{feff}')
+        .lines()
+        .enumerate()
+        .filter(|(_, raw)| !raw.trim().is_empty())
+        .map(|(i, raw)| (i as u64 + 1, raw))
+        .collect();
+    for ((line, _), parsed) in lines.iter().zip(parse_all(&lines)) {
+        let line = *line;
+        match parsed {
             Ok(e) => {
                 if let Some(first) = seen.get(&e.episode_id) {
                     log.skipped.push(LineError {
@@ -282,5 +325,51 @@ mod tests {
         assert_eq!(call_item_id(&json!({"item": "c"})), Some("c".into()));
         assert_eq!(call_item_id(&json!({"a": 1, "b": 2})), None);
         assert_eq!(call_item_id(&json!(null)), None);
+    }
+
+    #[test]
+    fn a_long_log_reads_the_same_on_threads_as_in_one() {
+        // 3 × PARALLEL_FROM lines with blank lines, a bad line and repeated
+        // ids spread over the ranges the threads take.
+        let mut text = String::new();
+        for k in 0..3 * PARALLEL_FROM {
+            match k % 997 {
+                0 => text.push('\n'),
+                1 => text.push_str("{\"episode_id\": 3}\n"),
+                _ => {
+                    let id = if k % 1999 == 5 { 0 } else { k };
+                    text.push_str(&GOOD.replacen("\"e1\"", &format!("\"e{id}\""), 1));
+                    text.push('\n');
+                }
+            }
+        }
+        let log = read_jsonl(&text);
+        let mut want = EpisodeLog::default();
+        let mut seen = std::collections::HashMap::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = i as u64 + 1;
+            if raw.trim().is_empty() {
+                continue;
+            }
+            match parse_line(raw) {
+                Ok(e) if seen.contains_key(&e.episode_id) => want.skipped.push(LineError {
+                    line,
+                    message: format!(
+                        "episode_id `{}` already used on line {}",
+                        e.episode_id, seen[&e.episode_id]
+                    ),
+                }),
+                Ok(e) => {
+                    seen.insert(e.episode_id.clone(), line);
+                    want.episodes.push(e);
+                    want.lines.push(line);
+                }
+                Err(message) => want.skipped.push(LineError { line, message }),
+            }
+        }
+        assert!(want.skipped.len() >= 8, "{}", want.skipped.len());
+        assert_eq!(log.lines, want.lines);
+        assert_eq!(log.skipped, want.skipped);
+        assert_eq!(log.episodes, want.episodes);
     }
 }
