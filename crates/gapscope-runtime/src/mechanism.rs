@@ -12,7 +12,8 @@
 //! overflow). Per cell: the three means, per instance id first, with the
 //! instance bootstrap (§0), the blind-take total and the left-out counts.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
@@ -169,8 +170,72 @@ pub fn episode_mechanism(
     e: &Episode,
     inspect: &[String],
 ) -> Result<EpisodeMechanism, MechanismError> {
-    let inst = parse_instance(e)?;
-    let opt = knapsack::optimum(&inst)?;
+    episode_mechanism_with(e, inspect, &mut InstanceCache::default())
+}
+
+/// What an instance gives every episode that carries it: the instance
+/// read, OPT's value, and S* as ids (its fewest-items optimal set over the
+/// takeable items).
+#[derive(Debug)]
+struct SolvedInstance {
+    inst: Instance,
+    opt: f64,
+    optimal_set: Vec<String>,
+}
+
+/// An instance's reading and solution, or why it has none.
+type Solution = Result<Rc<SolvedInstance>, MechanismError>;
+
+/// Instances read and solved once: per instance id, each distinct
+/// `instance` JSON given under it with its reading, OPT and S*, or the
+/// error it gives. OPT and S* depend on the instance alone, so a cell's (and a
+/// slice's) episodes of one instance share one reading and two DPs; only
+/// OPT(𝒬) and the replay are per episode.
+#[derive(Debug, Default)]
+pub struct InstanceCache {
+    kept: HashMap<String, Vec<(serde_json::Value, Solution)>>,
+}
+
+impl InstanceCache {
+    fn solve(&mut self, e: &Episode) -> Solution {
+        let raw = e.instance.as_ref().ok_or(MechanismError::NoInstance)?;
+        if let Some(list) = self.kept.get(&e.instance_id) {
+            if let Some((_, r)) = list.iter().find(|(v, _)| v == raw) {
+                return r.clone();
+            }
+        }
+        let solved = (|| {
+            let inst = parse_instance(e)?;
+            let opt = knapsack::optimum(&inst)?.value;
+            let takeable: Vec<&Item> = inst.takeable().collect();
+            let star = fewest_optimal_set(&takeable, inst.capacity)?;
+            let optimal_set = star
+                .positions
+                .iter()
+                .map(|&p| takeable[p].id.clone())
+                .collect();
+            Ok(Rc::new(SolvedInstance {
+                inst,
+                opt,
+                optimal_set,
+            }))
+        })();
+        self.kept
+            .entry(e.instance_id.clone())
+            .or_default()
+            .push((raw.clone(), solved.clone()));
+        solved
+    }
+}
+
+/// [`episode_mechanism`] with the instance read and solved through `cache`.
+fn episode_mechanism_with(
+    e: &Episode,
+    inspect: &[String],
+    cache: &mut InstanceCache,
+) -> Result<EpisodeMechanism, MechanismError> {
+    let solved = cache.solve(e)?;
+    let inst = &solved.inst;
     let mut inspected: HashSet<String> = HashSet::new();
     let mut blind_takes = 0;
     for t in ordered_turns(e) {
@@ -185,22 +250,15 @@ pub fn episode_mechanism(
             }
         }
     }
-    let takeable: Vec<&Item> = inst.takeable().collect();
-    let in_q: Vec<&Item> = takeable
-        .iter()
-        .copied()
+    let in_q: Vec<&Item> = inst
+        .takeable()
         .filter(|it| inspected.contains(&it.id))
         .collect();
     let opt_q = knapsack::solve(&in_q, inst.capacity)?.value;
-    let star = fewest_optimal_set(&takeable, inst.capacity)?;
-    let optimal_set: Vec<String> = star
-        .positions
-        .iter()
-        .map(|&p| takeable[p].id.clone())
-        .collect();
-    let r = knapsack::replay(&inst, e);
+    let optimal_set = solved.optimal_set.clone();
+    let r = knapsack::replay(inst, e);
     let achieved = if r.overflow { 0.0 } else { r.achieved };
-    let defined = opt.value > 0.0;
+    let defined = solved.opt > 0.0;
     let recall = (defined && !optimal_set.is_empty()).then(|| {
         let hit = optimal_set
             .iter()
@@ -212,11 +270,11 @@ pub fn episode_mechanism(
         episode_id: e.episode_id.clone(),
         instance_id: e.instance_id.clone(),
         inspected: inspected.len(),
-        opt: opt.value,
+        opt: solved.opt,
         opt_inspected: opt_q,
         achieved,
         overflow: r.overflow,
-        coverage: defined.then(|| opt_q / opt.value),
+        coverage: defined.then(|| opt_q / solved.opt),
         decision: (defined && opt_q > 0.0).then(|| achieved / opt_q),
         recall,
         optimal_set,
@@ -279,11 +337,30 @@ pub fn mechanism_cell(
     draws: usize,
     seed: u64,
 ) -> MechanismCell {
+    mechanism_cell_with(
+        episodes,
+        inspect,
+        draws,
+        seed,
+        &mut InstanceCache::default(),
+    )
+}
+
+/// [`mechanism_cell`] with the instances read and solved through `cache`
+/// (one cache serves every cell of a slice: the same numbers, each
+/// instance solved once).
+pub fn mechanism_cell_with(
+    episodes: &[&Episode],
+    inspect: &[String],
+    draws: usize,
+    seed: u64,
+    cache: &mut InstanceCache,
+) -> MechanismCell {
     let mut left_out = LeftOut::default();
     let mut problems = Vec::new();
     let mut per_episode = Vec::new();
     for e in episodes {
-        match episode_mechanism(e, inspect) {
+        match episode_mechanism_with(e, inspect, cache) {
             Ok(m) => {
                 if m.coverage.is_none() {
                     left_out.opt_zero += 1;
@@ -365,6 +442,41 @@ mod tests {
     fn close(a: Option<f64>, b: f64) {
         let a = a.unwrap();
         assert!((a - b).abs() < 1e-12, "{a} vs {b}");
+    }
+
+    #[test]
+    fn a_shared_cache_gives_each_episode_its_own_instances_numbers() {
+        // Two episodes of one instance, one giving another instance under
+        // the same id (capacity 4: OPT 12 from c alone), one unreadable:
+        // through one cache each gives what it gives alone.
+        let ins = |id| call("inspect", id, true);
+        let other = INSTANCE.replace(r#""capacity":5"#, r#""capacity":4"#);
+        let eps: Vec<Episode> = [
+            episode("e1", "i", INSTANCE, &[vec![ins("a"), ins("b")]]),
+            episode("e2", "i", &other, &[vec![ins("c")]]),
+            episode("e3", "i", INSTANCE, &[vec![ins("c")]]),
+            episode("e4", "i", r#"{"capacity":"x"}"#, &[vec![ins("c")]]),
+            episode("e5", "i", &other, &[vec![ins("a")]]),
+        ]
+        .iter()
+        .map(|t| one(t))
+        .collect();
+        let mut cache = InstanceCache::default();
+        for e in &eps {
+            let shared = episode_mechanism_with(e, &tools(), &mut cache);
+            assert_eq!(shared, episode_mechanism(e, &tools()), "{}", e.episode_id);
+        }
+        assert_eq!(cache.kept["i"].len(), 3);
+        let m2 = episode_mechanism(&eps[1], &tools()).unwrap();
+        assert_eq!(
+            (m2.opt, m2.optimal_set.as_slice()),
+            (12.0, ["c".to_string()].as_slice())
+        );
+        let refs: Vec<&Episode> = eps.iter().collect();
+        assert_eq!(
+            mechanism_cell_with(&refs, &tools(), 200, 3, &mut cache),
+            mechanism_cell(&refs, &tools(), 200, 3)
+        );
     }
 
     #[test]

@@ -109,8 +109,9 @@ pub(crate) fn slice_sections(
     let inspect: &[String] = tools.map_or(&[], |t| &t.inspect);
     let knapsack_family = key.task_family.as_deref() == Some(knapsack::FAMILY);
     if knapsack_family && !inspect.is_empty() {
+        let mut solved = mechanism::InstanceCache::default();
         for ((arm, cap), eps) in by_cell {
-            let mut cell = mechanism::mechanism_cell(eps, inspect, b, seed);
+            let mut cell = mechanism::mechanism_cell_with(eps, inspect, b, seed, &mut solved);
             if !settings.include_episodes {
                 cell.per_episode.clear();
             }
