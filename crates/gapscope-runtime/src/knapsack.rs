@@ -423,32 +423,28 @@ pub fn verify(
         } else {
             e.instance_id.clone()
         };
-        let solved = cache
-            .entry(key)
-            .or_insert_with(|| {
-                let inst: Instance =
-                    serde_path_to_error::deserialize(raw.clone()).map_err(|err| {
-                        format!(
-                            "instance field `{}`: {}",
-                            err.path(),
-                            gapscope_data::profile::json_message(err.inner())
-                        )
-                    })?;
-                let opt = optimum(&inst).map_err(|err| format!("instance: {err}"))?;
-                Ok((inst, opt))
-            })
-            .clone();
+        let solved = cache.entry(key).or_insert_with(|| {
+            let inst: Instance = serde_path_to_error::deserialize(raw.clone()).map_err(|err| {
+                format!(
+                    "instance field `{}`: {}",
+                    err.path(),
+                    gapscope_data::profile::json_message(err.inner())
+                )
+            })?;
+            let opt = optimum(&inst).map_err(|err| format!("instance: {err}"))?;
+            Ok((inst, opt))
+        });
         match solved {
             Err(msg) => {
-                check.problems.push(msg);
+                check.problems.push(msg.clone());
                 rep.flagged.push(check);
             }
             Ok((inst, opt)) => {
-                let r = replay(&inst, e);
+                let r = replay(inst, e);
                 check.optimum = Some(opt.value);
                 check.achieved = Some(r.achieved);
                 check.overflow = r.overflow;
-                check.verified = normalized(&r, &opt);
+                check.verified = normalized(&r, opt);
                 check.problems.extend(r.problems.iter().cloned());
                 if check.verified.is_none() {
                     check
@@ -465,7 +461,7 @@ pub fn verify(
                             instance_id: e.instance_id.clone(),
                             optimum: opt.value,
                             optimal_set: opt.items.clone(),
-                            anti_collapse: anti_collapse(&inst, &opt),
+                            anti_collapse: anti_collapse(inst, opt),
                             episodes: 1,
                             conflicting: false,
                         });
