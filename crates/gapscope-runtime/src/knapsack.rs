@@ -382,8 +382,10 @@ pub fn verify(
         ..Default::default()
     };
     let mut scores = vec![None; episodes.len()];
-    let mut instances: IndexMap<String, (serde_json::Value, Option<InstanceCheck>)> =
-        IndexMap::new();
+    let mut instances: IndexMap<
+        String,
+        (std::sync::Arc<serde_json::Value>, Option<InstanceCheck>),
+    > = IndexMap::new();
     // Optima are cached per instance id (the DP runs once per instance).
     let mut cache: IndexMap<String, Result<(Instance, Optimum), String>> = IndexMap::new();
     for (k, e) in episodes.iter().enumerate() {
@@ -411,7 +413,7 @@ pub fn verify(
         let entry = instances
             .entry(e.instance_id.clone())
             .or_insert_with(|| (raw.clone(), None));
-        let conflicting = entry.0 != *raw;
+        let conflicting = !std::sync::Arc::ptr_eq(&entry.0, raw) && entry.0 != *raw;
         if conflicting {
             check.problems.push(format!(
                 "instance `{}` differs from the one first given under this id",
@@ -424,7 +426,7 @@ pub fn verify(
             e.instance_id.clone()
         };
         let solved = cache.entry(key).or_insert_with(|| {
-            let inst: Instance = serde_path_to_error::deserialize(raw.clone()).map_err(|err| {
+            let inst: Instance = serde_path_to_error::deserialize(&**raw).map_err(|err| {
                 format!(
                     "instance field `{}`: {}",
                     err.path(),

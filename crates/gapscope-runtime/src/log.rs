@@ -158,8 +158,10 @@ pub struct Episode {
     pub base_model: String,
     pub score: f64,
     pub termination: Termination,
+    /// Shared: the reader gives episodes with equal instances under one id
+    /// one copy (a 100,000-episode log of 6,250 instances holds 6,250).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub instance: Option<serde_json::Value>,
+    pub instance: Option<std::sync::Arc<serde_json::Value>>,
     pub turns: Vec<Turn>,
     /// Addendum §1: the intervention (`[a-z][a-z0-9_]*`, not `none`; absent:
     /// none), e.g. `carry` makes the condition `P->S+carry`.
@@ -321,7 +323,7 @@ pub(crate) fn de_reported<'de, D: Deserializer<'de>>(d: D) -> Result<Episode, D:
         score: f64,
         termination: Termination,
         #[serde(default)]
-        instance: Option<serde_json::Value>,
+        instance: Option<std::sync::Arc<serde_json::Value>>,
         turns: Vec<TurnBack>,
         #[serde(default)]
         intervention: Option<String>,

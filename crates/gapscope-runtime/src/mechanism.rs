@@ -14,6 +14,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -46,7 +47,7 @@ pub enum MechanismError {
 /// Read an episode's `instance` as an Opaque Knapsack instance.
 pub fn parse_instance(e: &Episode) -> Result<Instance, MechanismError> {
     let raw = e.instance.as_ref().ok_or(MechanismError::NoInstance)?;
-    serde_path_to_error::deserialize(raw).map_err(|err| MechanismError::Unreadable {
+    serde_path_to_error::deserialize(&**raw).map_err(|err| MechanismError::Unreadable {
         path: err.path().to_string(),
         message: gapscope_data::profile::json_message(err.inner()),
     })
@@ -193,14 +194,14 @@ type Solution = Result<Rc<SolvedInstance>, MechanismError>;
 /// OPT(𝒬) and the replay are per episode.
 #[derive(Debug, Default)]
 pub struct InstanceCache {
-    kept: HashMap<String, Vec<(serde_json::Value, Solution)>>,
+    kept: HashMap<String, Vec<(Arc<serde_json::Value>, Solution)>>,
 }
 
 impl InstanceCache {
     fn solve(&mut self, e: &Episode) -> Solution {
         let raw = e.instance.as_ref().ok_or(MechanismError::NoInstance)?;
         if let Some(list) = self.kept.get(&e.instance_id) {
-            if let Some((_, r)) = list.iter().find(|(v, _)| v == raw) {
+            if let Some((_, r)) = list.iter().find(|(v, _)| Arc::ptr_eq(v, raw) || v == raw) {
                 return r.clone();
             }
         }

@@ -4,6 +4,9 @@
 //! rest is still read, so the reader sees how many were skipped. Opaque
 //! Knapsack instances are checked for exact numbers at their line.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
@@ -175,6 +178,44 @@ pub fn parse_line(raw: &str) -> Result<Episode, String> {
     Ok(e)
 }
 
+/// At most this many distinct `instance`s are shared under one id (more is
+/// a log in conflict with itself, flagged by the verifier; sharing them
+/// would cost a comparison with each).
+const SHARED_PER_ID: usize = 4;
+
+/// Equal `instance`s under one id given one copy. A log repeats each
+/// instance once per condition, cap and seed, and parsed JSON is several
+/// times its text: a 100,000-episode log of 6,250 instances held 100,000
+/// parsed copies (about half of its 5.5 GB). A parse's copy is compared with
+/// those kept and dropped when equal, so only distinct ones stay.
+#[derive(Default)]
+struct SharedInstances {
+    kept: HashMap<String, Vec<Arc<serde_json::Value>>>,
+}
+
+impl SharedInstances {
+    /// [`parse_line`], the episode's instance shared.
+    fn parse(&mut self, raw: &str) -> Result<Episode, String> {
+        let mut e = parse_line(raw)?;
+        if let Some(inst) = e.instance.as_mut() {
+            match self.kept.get_mut(&e.instance_id) {
+                Some(list) => {
+                    if let Some(same) = list.iter().find(|k| **k == *inst) {
+                        *inst = Arc::clone(same);
+                    } else if list.len() < SHARED_PER_ID {
+                        list.push(Arc::clone(inst));
+                    }
+                }
+                None => {
+                    self.kept
+                        .insert(e.instance_id.clone(), vec![Arc::clone(inst)]);
+                }
+            }
+        }
+        Ok(e)
+    }
+}
+
 /// Logs of fewer lines are parsed in this thread.
 const PARALLEL_FROM: usize = 2_000;
 
@@ -189,7 +230,8 @@ fn parse_all(lines: &[(u64, &str)]) -> Vec<Result<Episode, String>> {
         std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
     };
     if threads <= 1 {
-        return lines.iter().map(|(_, raw)| parse_line(raw)).collect();
+        let mut shared = SharedInstances::default();
+        return lines.iter().map(|(_, raw)| shared.parse(raw)).collect();
     }
     let per = lines.len().div_ceil(threads);
     std::thread::scope(|scope| {
@@ -197,8 +239,9 @@ fn parse_all(lines: &[(u64, &str)]) -> Vec<Result<Episode, String>> {
             .chunks(per)
             .map(|part| {
                 scope.spawn(move || {
+                    let mut shared = SharedInstances::default();
                     part.iter()
-                        .map(|(_, raw)| parse_line(raw))
+                        .map(|(_, raw)| shared.parse(raw))
                         .collect::<Vec<_>>()
                 })
             })
@@ -371,5 +414,54 @@ mod tests {
         assert_eq!(log.lines, want.lines);
         assert_eq!(log.skipped, want.skipped);
         assert_eq!(log.episodes, want.episodes);
+    }
+    #[test]
+    fn equal_instances_under_one_id_share_one_copy() {
+        let line = |ep: &str, id: &str, cap: u32| {
+            GOOD.replacen("\"e1\"", &format!("\"{ep}\""), 1)
+                .replacen("\"instance_id\":7", &format!("\"instance_id\":\"{id}\""), 1)
+                .replacen(
+                    "\"termination\":\"finish\"",
+                    &format!(
+                        "\"termination\":\"finish\",\"instance\":{{\"capacity\":{cap},\"budget\":3,\"items\":[{{\"id\":\"a\",\"class\":\"A\",\"value\":1,\"weight\":2}}]}}"
+                    ),
+                    1,
+                )
+        };
+        // k0 twice with capacity 5, then a conflicting k0 (capacity 6), k1
+        // with k0's first instance, then past the per-id limit.
+        let mut lines = vec![
+            line("a", "k0", 5),
+            line("b", "k0", 5),
+            line("c", "k0", 6),
+            line("d", "k1", 5),
+        ];
+        for cap in 7..7 + SHARED_PER_ID as u32 {
+            lines.push(line(&format!("x{cap}"), "k0", cap));
+        }
+        let last = 6 + SHARED_PER_ID as u32;
+        lines.push(line("z", "k0", 6));
+        lines.push(line("y", "k0", last));
+        let log = read_jsonl(&lines.join("\n"));
+        assert!(log.skipped.is_empty(), "{:?}", log.skipped);
+        let inst: Vec<&Arc<serde_json::Value>> = log
+            .episodes
+            .iter()
+            .map(|e| e.instance.as_ref().expect("each line has an instance"))
+            .collect();
+        // Each episode keeps its own line's instance, shared or not.
+        for (e, raw) in log.episodes.iter().zip(&lines) {
+            assert_eq!(e, &parse_line(raw).expect("a good line"));
+        }
+        assert!(Arc::ptr_eq(inst[0], inst[1]), "equal under one id");
+        assert!(!Arc::ptr_eq(inst[0], inst[2]), "different under one id");
+        assert!(!Arc::ptr_eq(inst[0], inst[3]), "equal under another id");
+        // k0 keeps SHARED_PER_ID copies (capacities 5, 6, 7, 8): a later
+        // line with capacity 6 shares the second; past the limit (the last
+        // x line and y, capacity 6 + SHARED_PER_ID) none is kept.
+        let n = inst.len();
+        assert!(Arc::ptr_eq(inst[2], inst[n - 2]), "a kept second instance");
+        assert_eq!(inst[n - 1], inst[n - 3]);
+        assert!(!Arc::ptr_eq(inst[n - 1], inst[n - 3]), "past the limit");
     }
 }

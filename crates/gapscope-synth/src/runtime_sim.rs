@@ -841,7 +841,7 @@ pub(crate) fn run_episode(
         } else {
             Termination::TurnLimit
         },
-        instance: serde_json::to_value(inst).ok(),
+        instance: serde_json::to_value(inst).ok().map(std::sync::Arc::new),
         turns,
         intervention: None,
         batch: None,

@@ -466,7 +466,7 @@ fn control_episode(
         } else {
             Termination::TurnLimit
         },
-        instance: Some(instance),
+        instance: Some(std::sync::Arc::new(instance)),
         turns,
         intervention: None,
         batch: Some("1".into()),

@@ -337,7 +337,7 @@ fn teacher_trace(
         } else {
             Termination::TurnLimit
         },
-        instance: serde_json::to_value(inst).ok(),
+        instance: serde_json::to_value(inst).ok().map(std::sync::Arc::new),
         turns: tr.turns,
         intervention: None,
         batch: None,
