@@ -17,7 +17,10 @@
 //!   counts). A model call whose input + reservation exceeds the window fails
 //!   as `context_overflow` (late turns of the stuck P->S episodes); the
 //!   failed-call draws are `call_error`, `rejected` or left unclassified.
-//! - **Seeds (§3).** The same caps and instance ids under every seed.
+//! - **Seeds (§3).** The same caps, instance ids and instances under every
+//!   seed (instances are drawn from the first seed's streams, as a
+//!   replication re-runs the same tasks); a seed changes the policies'
+//!   draws.
 //! - **Control families (§8).** `navigation` (tools `neighbors`, `move`,
 //!   `finish`; no inspect tool, no verifier): a phased shortest-path progress
 //!   score with `score_components` {progress, phase}, the graph as
@@ -58,7 +61,7 @@ pub const RULE_DIAGNOSIS: &str = "rule_diagnosis";
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AddendumParams {
     pub seeds: Vec<u64>,
-    /// Knapsack instances per seed (ids `k000`…, the same under every seed).
+    /// Knapsack instances (ids `k000`…; the same instances under every seed).
     pub instances: usize,
     pub caps: Vec<u32>,
     /// (turn_limit, wall_clock_limit_s) per horizon; the first is the
@@ -70,7 +73,7 @@ pub struct AddendumParams {
     /// Shares of the failed-call draws logged `rejected` and unclassified.
     pub rejected_share: f64,
     pub unclassified_share: f64,
-    /// Navigation and rule-diagnosis instances per seed.
+    /// Navigation and rule-diagnosis instances (the same under every seed).
     pub control_instances: usize,
     /// Teacher trace ids (each under P->P and S->S).
     pub teacher_instances: usize,
@@ -257,7 +260,8 @@ fn knapsack_arms(a: &AddendumParams, seed: u64, out: &mut Vec<Episode>) -> Resul
         failed_call_rate: a.failed_call_rate,
         ..SimParams::default()
     };
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    // Instances from the first seed under every seed (the same tasks).
+    let mut rng = ChaCha8Rng::seed_from_u64(a.seeds[0]);
     let arms = arms();
     for k in 0..a.instances {
         let inst = generate_instance(&p, &mut rng, k)?;
@@ -598,7 +602,7 @@ fn nav_instance(rng: &mut ChaCha8Rng, k: usize) -> NavInstance {
 }
 
 fn navigation(a: &AddendumParams, seed: u64, k: usize, out: &mut Vec<Episode>) {
-    let mut grng = stream_rng(seed, 0x4E41, k as u64);
+    let mut grng = stream_rng(a.seeds[0], 0x4E41, k as u64);
     let inst = nav_instance(&mut grng, k);
     let instance_id = format!("n{k:03}");
     for &cap in &a.caps {
@@ -758,7 +762,7 @@ fn best_rule(obs: &[bool]) -> (u64, u64) {
 }
 
 fn rule_diagnosis(a: &AddendumParams, seed: u64, k: usize, out: &mut Vec<Episode>) {
-    let mut grng = stream_rng(seed, 0x5255, k as u64);
+    let mut grng = stream_rng(a.seeds[0], 0x5255, k as u64);
     let m = u64::from(grng.random_range(2..=5u32));
     let r = u64::from(grng.random_range(0..m as u32));
     let instance_id = format!("r{k:03}");

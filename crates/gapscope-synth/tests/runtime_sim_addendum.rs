@@ -102,6 +102,24 @@ fn conditions_batches_horizons_and_seeds() {
             .collect();
         assert_eq!(ids.len(), 4);
     }
+    // The same instances too (a replication re-runs the same tasks): one
+    // instance per family and id over seeds, horizons, caps and arms.
+    let (_, all) = log();
+    let mut kept: std::collections::BTreeMap<(&str, &str), &serde_json::Value> =
+        std::collections::BTreeMap::new();
+    let mut with_instance = 0;
+    for e in &all {
+        if let Some(inst) = &e.instance {
+            with_instance += 1;
+            let first = kept.entry((&e.task_family, &e.instance_id)).or_insert(inst);
+            assert_eq!(*first, &**inst, "{}: instance differs", e.episode_id);
+        }
+    }
+    assert!(
+        with_instance > 300 && kept.len() < 30,
+        "{with_instance} {}",
+        kept.len()
+    );
     // Carried turns: only under carry, none with a NameError.
     let carried: Vec<_> = ks
         .iter()

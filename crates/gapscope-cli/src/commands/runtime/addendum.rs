@@ -49,14 +49,17 @@ pub(super) fn slice_text(s: &mut String, sl: &SliceReport) {
             s,
             "\ncontrasts of the condition set (Q_A - Q_B, shared ids, paired)"
         );
+        // The label column fits the longest pair of arms.
+        let label = |c: &gapscope_runtime::ArmContrast| format!("{} - {}", c.a, c.b);
+        let w = sl
+            .contrasts
+            .iter()
+            .map(|c| label(c).chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(26);
         for c in &sl.contrasts {
-            let _ = writeln!(
-                s,
-                "  {:>5}  {:<26} {}",
-                c.cap,
-                format!("{} - {}", c.a, c.b),
-                con(&c.contrast)
-            );
+            let _ = writeln!(s, "  {:>5}  {:<w$} {}", c.cap, label(c), con(&c.contrast));
         }
     }
     let carried: Vec<String> = sl

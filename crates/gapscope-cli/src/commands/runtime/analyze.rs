@@ -357,9 +357,21 @@ fn slice_text(s: &mut String, sl: &gapscope_runtime::SliceReport) {
             let _ = writeln!(s, "  {name:<22} {:<40} ({})", con(x), x.formula);
         }
     }
+    // The condition column fits the longest arm (`P->S+carry_announced`).
+    let w = sl
+        .trace
+        .iter()
+        .map(|t| {
+            arm_label(t.condition, t.intervention.as_deref())
+                .chars()
+                .count()
+        })
+        .max()
+        .unwrap_or(0)
+        .max(5);
     let _ = writeln!(
         s,
-        "\ntrace quantities (per-episode means)\n{:>5} {:<5} {:>3} {:>6} {:>6} {:>8} {:>9} {:>8} {:>8} {:>9} {:>13} {:>8} {:>7}",
+        "\ntrace quantities (per-episode means)\n{:>5} {:<w$} {:>3} {:>6} {:>6} {:>8} {:>9} {:>8} {:>8} {:>9} {:>13} {:>8} {:>7}",
         "cap", "cond", "n", "steps", "tried", "listing", "tokens", "cap-hit", "NameErr", "fin/tl/to", "restart", "distinct", "replay"
     );
     for t in &sl.trace {
@@ -372,7 +384,7 @@ fn slice_text(s: &mut String, sl: &gapscope_runtime::SliceReport) {
         };
         let _ = writeln!(
             s,
-            "{:>5} {:<5} {:>3} {:>6} {:>6} {:>8} {:>9} {:>8} {:>8} {:>9} {:>13} {:>8} {:>7}",
+            "{:>5} {:<w$} {:>3} {:>6} {:>6} {:>8} {:>9} {:>8} {:>8} {:>9} {:>13} {:>8} {:>7}",
             t.cap,
             arm_label(t.condition, t.intervention.as_deref()),
             t.episodes,
