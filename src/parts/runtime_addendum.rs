@@ -13,16 +13,23 @@ use leptos::prelude::*;
 use crate::parts::widgets::{closest_of, Figure, TextPanel};
 use crate::parts::Workbench;
 
-/// Open `episode` in the stepper at the turn whose index is `turn`.
+/// Open `episode` in the stepper at the turn whose index is `turn`, with
+/// the page's slice set to the episode's (the lists span every slice).
 fn open(wb: Workbench, episode: String, turn: Option<u32>) {
-    let at = wb.rt.report.answer.with_untracked(|a| match (a, turn) {
-        (Some(Ok((r, _))), Some(t)) => r
+    let (slice, at) = wb.rt.report.answer.with_untracked(|a| match a {
+        Some(Ok((r, _))) => r
             .episodes
             .iter()
             .find(|e| e.episode.episode_id == episode)
-            .and_then(|e| e.turns.iter().position(|m| m.index == t)),
-        _ => None,
+            .map_or((None, None), |e| {
+                let at = turn.and_then(|t| e.turns.iter().position(|m| m.index == t));
+                (Some(e.slice), at)
+            }),
+        _ => (None, None),
     });
+    if let Some(s) = slice {
+        wb.rt.slice.set(s);
+    }
     wb.rt.episode.set(Some(episode));
     wb.rt.turn.set(at.unwrap_or(0));
     wb.rt.view.set(View::Stepper);

@@ -213,9 +213,12 @@ test('the SFT filter equals `gapscope runtime filter`, and an invalid trace open
   assert.equal(await page.getByTestId('runtime-stepper').getAttribute('data-id'), want.episode_id);
   // The stepper is at the loop's later turn: its position among the
   // episode's turns (turn indices are the log's).
-  const ep = JSON.parse(cliRun(['runtime', 'analyze', '--episodes', logPath, '--json', '--bootstrap', '0'])).episodes
-    .find((e) => e.episode.episode_id === want.episode_id);
+  const full = JSON.parse(cliRun(['runtime', 'analyze', '--episodes', logPath, '--json', '--bootstrap', '0']));
+  const ep = full.episodes.find((e) => e.episode.episode_id === want.episode_id);
   const at = ep.episode.turns.findIndex((t) => t.index === want.evidence.first_loop.j.turn);
+  // The page's slice follows the episode (the list spans every slice).
+  const sliceName = await page.getByTestId('runtime-slice').evaluate((s) => s.options[s.selectedIndex].text);
+  assert.equal(sliceName, full.slices[ep.slice].name);
   assert.equal(await page.getByTestId('turn-index').textContent(), ` turn ${at + 1} of ${ep.episode.turns.length} `);
   await page.screenshot({ path: join(ARTIFACTS, 'runtime-filter-stepper.png'), fullPage: false });
 });
