@@ -70,23 +70,7 @@ pub(crate) fn for_each_block(n: usize, draws: usize, seed: u64, mut f: impl FnMu
         }
         return;
     }
-    let Ok(m) = u32::try_from(n) else {
-        return;
-    };
-    if m == 0 {
-        return;
-    }
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut buf = vec![0u32; size];
-    let mut left = draws;
-    while left > 0 {
-        let k = left.min(BLOCK);
-        for slot in &mut buf[..k * n] {
-            *slot = rng.random_range(0..m);
-        }
-        f(&buf[..k * n]);
-        left -= k;
-    }
+    stream_blocks(n, draws, seed, BLOCK, f);
 }
 
 /// Each draw's `Σ values[pick]` for the draws of a `block` of
@@ -119,20 +103,29 @@ pub(crate) fn block_sums(values: &[f64], block: &[u32], out: &mut [f64; BLOCK]) 
 }
 
 /// [`for_each_draw`] without the scoped cache: the indices drawn afresh.
-fn stream_draws(n: usize, draws: usize, seed: u64, mut f: impl FnMut(&[u32])) {
+fn stream_draws(n: usize, draws: usize, seed: u64, f: impl FnMut(&[u32])) {
+    stream_blocks(n, draws, seed, 1, f);
+}
+
+/// The stream's draws drawn afresh, handed out `per` at a time (the last
+/// call may hold fewer; draw-major as in [`for_each_block`]).
+fn stream_blocks(n: usize, draws: usize, seed: u64, per: usize, mut f: impl FnMut(&[u32])) {
     let Ok(m) = u32::try_from(n) else {
         return;
     };
-    if m == 0 {
+    if m == 0 || per == 0 {
         return;
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut picks = vec![0u32; n];
-    for _ in 0..draws {
-        for slot in &mut picks {
+    let mut buf = vec![0u32; n.saturating_mul(per)];
+    let mut left = draws;
+    while left > 0 {
+        let k = left.min(per);
+        for slot in &mut buf[..k * n] {
             *slot = rng.random_range(0..m);
         }
-        f(&picks);
+        f(&buf[..k * n]);
+        left -= k;
     }
 }
 
